@@ -1,0 +1,31 @@
+import Foundation
+
+/// The outcome of one check of a learner's exercise.
+public struct CheckResult: Sendable, CustomStringConvertible {
+    public var name: String
+    public var passed: Bool
+    /// What the check wanted and what it saw, in a sentence each.
+    public var expected: String
+    public var got: String
+    /// Which hint in the exercise's hints.md helps with this check.
+    public var hint: Int
+
+    public var description: String {
+        passed ? "  ok    \(name)" : "  FAIL  \(name)\n        wanted: \(expected)\n        got:    \(got)\n        (hint \(hint) in hints.md)"
+    }
+}
+
+/// Identifies an exercise file as shipped, so tests know whether the learner has touched it.
+public enum ShippedFile {
+    /// FNV-1a of the file's bytes; nil when the file cannot be read.
+    public static func fingerprint(of path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return fnv1aHex(Array(data))
+    }
+
+    static func fnv1aHex(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+}

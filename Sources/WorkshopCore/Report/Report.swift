@@ -1,0 +1,136 @@
+import Foundation
+
+/// A measured value with its unit. The unit decides the JSON name's suffix and the table's format.
+public enum Metric: Sendable, Equatable {
+    case seconds(Double)
+    case count(Int)
+    case bytes(Int)
+    case perSecond(Double)
+    case ratio(Double)
+    case text(String)
+
+    var jsonValue: String {
+        switch self {
+        case .seconds(let s): jsonNumber(s, places: 4)
+        case .count(let n), .bytes(let n): String(n)
+        case .perSecond(let r): jsonNumber(r, places: 1)
+        case .ratio(let r): jsonNumber(r, places: 3)
+        case .text(let t): jsonString(t)
+        }
+    }
+
+    var tableValue: String {
+        switch self {
+        case .seconds(let s): String(format: "%.3f s", s)
+        case .count(let n): String(n)
+        case .bytes(let n): "\(n) B"
+        case .perSecond(let r): String(format: "%.0f /s", r)
+        case .ratio(let r): String(format: "%.2fx", r)
+        case .text(let t): t
+        }
+    }
+}
+
+/// One variant's results, metrics in the order they should be read.
+public struct VariantResult: Sendable {
+    public var name: String
+    public var metrics: [(String, Metric)]
+    public init(name: String, metrics: [(String, Metric)]) {
+        self.name = name
+        self.metrics = metrics
+    }
+    public subscript(metric: String) -> Metric? { metrics.first { $0.0 == metric }?.1 }
+    public func seconds(_ metric: String) -> Double? {
+        if case .seconds(let s)? = self[metric] { return s }
+        return nil
+    }
+    public func count(_ metric: String) -> Int? {
+        switch self[metric] {
+        case .count(let n)?, .bytes(let n)?: n
+        default: nil
+        }
+    }
+}
+
+/// The end of every lesson run: a side-by-side table for people, one JSON document for scripts.
+public struct LessonReport: Sendable {
+    public var lesson: String
+    public var title: String
+    public var parameters: [(String, Metric)]
+    public var variants: [VariantResult]
+    /// One line on what the numbers mean.
+    public var takeaway: String
+
+    public init(lesson: String, title: String, parameters: [(String, Metric)],
+                variants: [VariantResult], takeaway: String) {
+        self.lesson = lesson
+        self.title = title
+        self.parameters = parameters
+        self.variants = variants
+        self.takeaway = takeaway
+    }
+
+    /// The design note's JSON shape, keys in a stable order.
+    public var json: String {
+        func object(_ pairs: [(String, Metric)], indent: String) -> String {
+            "{" + pairs.map { "\(jsonString($0.0)): \($0.1.jsonValue)" }.joined(separator: ", ") + "}"
+        }
+        let variantLines = variants.map {
+            "    {\"name\": \(jsonString($0.name)), \"metrics\": \(object($0.metrics, indent: "      "))}"
+        }
+        return """
+        {"lesson": \(jsonString(lesson)), "title": \(jsonString(title)),
+         "parameters": \(object(parameters, indent: "  ")),
+         "variants": [
+        \(variantLines.joined(separator: ",\n"))
+         ],
+         "takeaway": \(jsonString(takeaway))}
+        """
+    }
+
+    /// Metrics down the side, variants across the top.
+    public var table: String {
+        var names: [String] = []
+        for variant in variants { for (name, _) in variant.metrics where !names.contains(name) { names.append(name) } }
+        let header = ["metric"] + variants.map(\.name)
+        let rows = names.map { name in [name] + variants.map { $0[name]?.tableValue ?? "-" } }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { terminalWidth($0[column]) }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - terminalWidth(cell))
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "   ")
+        }
+        let rule = String(repeating: "-", count: widths.reduce(0, +) + 3 * (widths.count - 1))
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+func jsonNumber(_ value: Double, places: Int) -> String {
+    guard value.isFinite else { return "null" }
+    let text = String(format: "%.\(places)f", value)
+    // Trim trailing zeros so 0.5000 prints as 0.5, and 3.0000 as 3.
+    guard text.contains(".") else { return text }
+    var trimmed = text
+    while trimmed.hasSuffix("0") { trimmed.removeLast() }
+    if trimmed.hasSuffix(".") { trimmed.removeLast() }
+    return trimmed
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Records what ran where and when, and prints it as a text timeline: one lane per thread or
+/// queue, time running left to right. Safe to call from any thread (a lock guards the spans).
+public final class Trace: Sendable {
+    public struct Span: Sendable {
+        public var lane: String
+        public var name: String
+        public var start: Double
+        public var end: Double
+    }
+
+    private let clock = Stopwatch()
+    private let spans = Locked<[Span]>([])
+
+    public init() {}
+
+    /// Runs `work` and records it in the lane of the current queue (or "main").
+    public func measure<T>(_ name: String, lane: String? = nil, _ work: () throws -> T) rethrows -> T {
+        let start = clock.elapsed
+        defer {
+            let span = Span(lane: lane ?? Trace.currentLane(), name: name, start: start, end: clock.elapsed)
+            spans.withLock { $0.append(span) }
+        }
+        return try work()
+    }
+
+    public var recorded: [Span] { spans.current }
+
+    static let laneKey = DispatchSpecificKey<String>()
+
+    /// The lane of the code running now: "main", the label of a queue made with
+    /// `DispatchQueue.named(_:)`, or "other thread".
+    public static func currentLane() -> String {
+        DispatchQueue.main.setSpecific(key: laneKey, value: "main")
+        return DispatchQueue.getSpecific(key: laneKey) ?? (Thread.isMainThread ? "main" : "other thread")
+    }
+
+    /// One line per lane: '█' where something ran, '·' where the lane was idle.
+    public func timeline(width: Int = 60) -> String {
+        let spans = recorded
+        guard let end = spans.map(\.end).max(), end > 0 else { return "(nothing recorded)" }
+        var lanes: [String] = []
+        for span in spans where !lanes.contains(span.lane) { lanes.append(span.lane) }
+        let labelWidth = lanes.map(\.count).max() ?? 4
+        var lines = lanes.map { lane -> String in
+            var cells = Array(repeating: Character("·"), count: width)
+            for span in spans where span.lane == lane {
+                let from = min(width - 1, Int(span.start / end * Double(width)))
+                let to = max(from, min(width - 1, Int(span.end / end * Double(width)) - 1))
+                for i in from...to { cells[i] = "█" }
+            }
+            return lane.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + " |" + String(cells) + "|"
+        }
+        lines.append(String(repeating: " ", count: labelWidth) + "  0" +
+                     String(repeating: " ", count: max(0, width - 8)) + String(format: "%.2f s", end))
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension DispatchQueue {
+    /// A serial queue whose label the `Trace` can read (Linux offers no public way to ask a
+    /// queue for the label of the queue running now, so the label is stored on the queue).
+    public static func named(_ label: String, attributes: DispatchQueue.Attributes = []) -> DispatchQueue {
+        let queue = DispatchQueue(label: label, attributes: attributes)
+        queue.setSpecific(key: Trace.laneKey, value: label)
+        return queue
+    }
+}

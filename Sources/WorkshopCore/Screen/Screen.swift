@@ -1,0 +1,120 @@
+import Foundation
+
+/// What the Screen measured while it was up.
+public struct ScreenMetrics: Sendable, Equatable {
+    /// The longest time the main thread did not get to draw a frame.
+    public var maxStallSeconds: Double
+    /// Frames (16 ms each) that passed without a draw.
+    public var droppedFrames: Int
+    /// When the first frame with anything on it was drawn (nil: never).
+    public var firstContentSeconds: Double?
+    /// When the first frame showing table rows was drawn.
+    public var firstRowsSeconds: Double?
+    /// When the first frame showing every row with its icon was drawn.
+    public var completeSeconds: Double?
+    public var frames: Int
+}
+
+/// The workshop's "UI": a title, a status line and a `TableView`, drawn to the terminal
+/// once per frame from the main queue, with a `StallMeter` counting how late each frame was.
+///
+/// Like UIKit, it may be touched only on the main queue: every entry point calls
+/// `requireMainQueue()`, which traps with a clear message when called from anywhere else.
+/// Nothing here is drawn at the moment it changes: changes are drawn at the next frame,
+/// and a busy main thread means no frame, which is the whole point of the lessons.
+public final class Screen: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
+    public let title: String
+    public let table = TableView()
+    public var status = "" { didSet { requireMainQueue(); note("status: \(status)") } }
+    /// Called on the main queue after every change (tests and exercise checks watch with it).
+    public var onChange: ((String) -> Void)?
+
+    private let output: ScreenOutput
+    private var meter: StallMeter!
+    private var clock = Stopwatch()
+    private var firstContentSeconds: Double?
+    private var firstRowsSeconds: Double?
+    private var completeSeconds: Double?
+    private var pendingEvents: [String] = []
+    private var dirty = true
+    private var linesOnTerminal = 0
+    private let columns: Int
+
+    public init(title: String, output: ScreenOutput) {
+        self.title = title
+        self.output = output
+        self.columns = max(40, Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 100)
+        table.onChange = { [unowned self] what in note(what) }
+        meter = StallMeter { [unowned self] in drawFrame() }
+    }
+
+    /// Starts the frame clock. Call on the main queue before the work begins.
+    public func start() {
+        requireMainQueue()
+        clock = Stopwatch()
+        meter.start()
+    }
+
+    /// Stops the frame clock and draws the final state.
+    public func stop() -> ScreenMetrics {
+        requireMainQueue()
+        meter.stop()
+        drawFrame()
+        return ScreenMetrics(maxStallSeconds: meter.maxStallSeconds, droppedFrames: meter.droppedFrames,
+                             firstContentSeconds: firstContentSeconds, firstRowsSeconds: firstRowsSeconds,
+                             completeSeconds: completeSeconds, frames: meter.ticks)
+    }
+
+    private func note(_ what: String) {
+        dirty = true
+        pendingEvents.append(what)
+        onChange?(what)
+    }
+
+    private var hasContent: Bool { !table.rows.isEmpty || table.placeholder != nil }
+
+    private func drawFrame() {
+        guard dirty else { return }
+        dirty = false
+        let now = clock.elapsed
+        if firstContentSeconds == nil && hasContent { firstContentSeconds = now }
+        if firstRowsSeconds == nil && !table.rows.isEmpty { firstRowsSeconds = now }
+        if completeSeconds == nil && !table.rows.isEmpty && table.rows.allSatisfy({ $0.icon != nil }) {
+            completeSeconds = now
+        }
+        let events = pendingEvents
+        pendingEvents.removeAll()
+        switch output {
+        case .silent:
+            break
+        case .plain:
+            let time = String(format: "%7.3f s", clock.elapsed)
+            for event in events { say("  \(time)  \(event)") }
+        case .terminal(let color):
+            let lines = render(color: color)
+            var text = ANSI.up(linesOnTerminal) + ANSI.clearToEnd
+            text += lines.joined(separator: "\n") + "\n"
+            FileHandle.standardOutput.write(Data(text.utf8))
+            linesOnTerminal = lines.count
+        }
+    }
+
+    /// The lines of one frame on a terminal.
+    func render(color: Bool) -> [String] {
+        var lines = [ANSI.bold(title, color) + ANSI.dim(String(format: "   %.2f s", clock.elapsed), color)]
+        if table.rows.isEmpty {
+            lines.append(ANSI.dim("  " + (table.placeholder ?? ""), color))
+        }
+        for (index, row) in table.rows.enumerated() {
+            let icon = row.icon.map { bytes in "[" + String(format: "%02x", bytes.count > 8 ? bytes[8] : 0) + "]" } ?? "[..]"
+            let name = row.detail.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let line = String(format: "%3d ", index + 1) + icon + " " + name + " " + row.text
+            lines.append(truncate(line, toWidth: columns - 1))
+        }
+        if !status.isEmpty { lines.append(ANSI.dim(status, color)) }
+        return lines
+    }
+
+    /// Seconds since `start()`.
+    public var elapsed: Double { clock.elapsed }
+}

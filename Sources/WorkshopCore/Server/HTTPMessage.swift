@@ -1,0 +1,79 @@
+import Foundation
+
+/// One HTTP/1.1 request as the fixture server read it off the socket.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path without the query, e.g. "/timeline".
+    public var path: String
+    public var query: [String: String]
+    /// Header names are lower-cased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    public var acceptsGzip: Bool {
+        guard let value = header("accept-encoding") else { return false }
+        return value.lowercased().split(separator: ",").contains { part in
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            return fields.first == "gzip" && !fields.dropFirst().contains("q=0")
+        }
+    }
+
+    /// Parses the head (request line and headers) of a request. Returns nil when malformed.
+    static func parseHead(_ text: String) -> HTTPRequest? {
+        var lines = text.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else { return nil }
+        guard let components = URLComponents(string: String(requestLine[1])) else { return nil }
+        var query: [String: String] = [:]
+        for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        var headers: [String: String] = [:]
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return HTTPRequest(method: String(requestLine[0]), path: components.path,
+                           query: query, headers: headers, body: [])
+    }
+}
+
+/// What a route answers. The server adds latency, bandwidth, gzip, 304s and faults on top.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    /// True for text bodies worth compressing when the client accepts gzip.
+    public var compressible: Bool
+
+    public init(status: Int = 200, contentType: String, body: [UInt8],
+                compressible: Bool = true, headers: [(String, String)] = []) {
+        self.status = status
+        self.headers = [("Content-Type", contentType)] + headers
+        self.body = body
+        self.compressible = compressible
+    }
+
+    public static func text(_ status: Int, _ message: String) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
+                     body: Array((message + "\n").utf8), compressible: false)
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status \(status)"
+        }
+    }
+}
