@@ -1,0 +1,112 @@
+import XCTest
+@testable import lesson03
+import WorkshopCore
+
+/// The same job through both variants, side by side. XCTest, because these runs need the
+/// real main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+final class Lesson03PairTests: XCTestCase {
+    private var server: FixtureServer!
+    private var endpoint: FixtureEndpoint!
+
+    override func setUpWithError() throws {
+        server = FixtureServer(knobs: ServerKnobs(latencySeconds: 0.05))
+        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func run(_ variant: Variant, rows: Int = 10, imageWidth: Int = 1,
+                     prepare: (TimelineController) -> Void = { _ in }) -> TimelineRun {
+        var settings = TimelineRun.Settings()
+        settings.rows = rows
+        settings.imageWidth = imageWidth
+        settings.timeoutSeconds = 30
+        return TimelineRun.perform(variant, endpoint: endpoint, settings: settings, prepare: prepare)
+    }
+
+    func testBothVariantsEndWithTheSameTable() throws {
+        let plain = run(.noThread)
+        let queued = run(.threaded)
+        XCTAssertNil(plain.failure)
+        XCTAssertNil(queued.failure)
+        XCTAssertEqual(plain.rows.count, 10)
+        XCTAssertEqual(plain.rows, queued.rows, "same texts, names and icon bytes on every row")
+        for (index, row) in queued.rows.enumerated() {
+            XCTAssertEqual(row.icon, FixtureAPI.icon(for: row.detail), "row \(index + 1)")
+        }
+        // One timeline request and one per icon, both ways.
+        XCTAssertEqual(plain.metric("requestsServed"), 11)
+        XCTAssertEqual(queued.metric("requestsServed"), 11)
+    }
+
+    func testNoThreadFreezesTheScreenForMostOfItsRun() {
+        let plain = run(.noThread)
+        let total = plain.seconds("totalSeconds")
+        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * total,
+                                    "max stall \(plain.screen.maxStallSeconds) s of a \(total) s run")
+        // Nothing could be drawn before the end.
+        XCTAssertGreaterThanOrEqual(plain.screen.firstContentSeconds ?? 0, 0.8 * total)
+    }
+
+    func testThreadedKeepsTheMainThreadFree() {
+        let plain = run(.noThread)
+        let queued = run(.threaded)
+        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0),
+                          "the threaded Screen shows 'loading...' long before the no-thread one shows anything")
+        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
+    }
+
+    func testFourImageQueuesHalveTheIconsPhase() throws {
+        let serial = run(.threaded, rows: 12, imageWidth: 1)
+        let wide = run(.threaded, rows: 12, imageWidth: 4)
+        let serialPhase = try XCTUnwrap(serial.iconsPhaseSeconds)
+        let widePhase = try XCTUnwrap(wide.iconsPhaseSeconds)
+        XCTAssertLessThan(widePhase, 0.5 * serialPhase, "icons phase: width 4 \(widePhase) s, width 1 \(serialPhase) s")
+        XCTAssertEqual(serial.rows, wide.rows)
+    }
+
+    func testIconsStayOnTheirRowsWhenRowsAreRedrawnInFlight() {
+        // Right after the rows appear (and before any icon can arrive), reload the table
+        // twice: every cell now shows another row than when the fetches were queued.
+        let queued = run(.threaded, rows: 8) { controller in
+            controller.afterTimelineShown = {
+                let table = controller.screen.table
+                table.reloadData(count: table.rows.count) { table.rows[$0] }
+                table.reloadData(count: table.rows.count) { table.rows[$0] }
+            }
+        }
+        XCTAssertNil(queued.failure)
+        XCTAssertEqual(queued.rows.count, 8)
+        for (index, row) in queued.rows.enumerated() {
+            XCTAssertEqual(row.icon, FixtureAPI.icon(for: row.detail), "row \(index + 1) shows another user's icon")
+        }
+    }
+
+    func testAFailingTimelineIsReportedNotHung() {
+        server.setFault(.status(500), forPathPrefix: "/timeline")
+        for variant in [Variant.noThread, .threaded] {
+            let failed = run(variant)
+            XCTAssertEqual(failed.failure?.contains("HTTP 500"), true, "\(variant): \(failed.failure ?? "no failure")")
+            XCTAssertTrue(failed.rows.isEmpty)
+        }
+    }
+
+    func testAFailingIconLeavesItsRowBlankAndTheRestLoads() {
+        server.setFault(.drop, forPathPrefix: "/icons/aoi")
+        let queued = run(.threaded, rows: 6)
+        XCTAssertNil(queued.failure)
+        for row in queued.rows {
+            XCTAssertEqual(row.icon == nil, row.detail == "aoi", "row of \(row.detail)")
+        }
+        XCTAssertGreaterThan(queued.metric("iconFailures") ?? 0, 0)
+    }
+}
+
+extension TimelineRun {
+    func metric(_ name: String) -> Int? { VariantResult(name: "", metrics: metrics).count(name) }
+    func seconds(_ name: String) -> Double { VariantResult(name: "", metrics: metrics).seconds(name) ?? -1 }
+}
