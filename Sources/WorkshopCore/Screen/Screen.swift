@@ -88,8 +88,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         case .silent:
             break
         case .plain:
-            let time = String(format: "%7.3f s", clock.elapsed)
-            for event in events { say("  \(time)  \(event)") }
+            say(String(format: "  %7.3f s  ", now) + Self.summarize(events))
         case .terminal(let color):
             let lines = render(color: color)
             var text = ANSI.up(linesOnTerminal) + ANSI.clearToEnd
@@ -97,6 +96,28 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
             FileHandle.standardOutput.write(Data(text.utf8))
             linesOnTerminal = lines.count
         }
+    }
+
+    /// One frame's changes in one line: "reload: 20 rows; icon: rows 1-20".
+    static func summarize(_ events: [String]) -> String {
+        var parts: [String] = []
+        var iconRows: [Int] = []
+        func flushIcons() {
+            guard let first = iconRows.first, let last = iconRows.last else { return }
+            parts.append(iconRows.count == 1 ? "icon: row \(first)" : "icons: rows \(first)-\(last)")
+            iconRows.removeAll()
+        }
+        for event in events {
+            if event.hasPrefix("icon: row "), let row = Int(event.dropFirst("icon: row ".count)) {
+                if let last = iconRows.last, last + 1 != row { flushIcons() }
+                iconRows.append(row)
+            } else {
+                flushIcons()
+                parts.append(event)
+            }
+        }
+        flushIcons()
+        return parts.joined(separator: "; ")
     }
 
     /// The lines of one frame on a terminal.
