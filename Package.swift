@@ -1,50 +1,86 @@
 // swift-tools-version:6.0
 // Sakusaku Workshop: one core module, one executable per lesson, the learner's exercises.
+//
+// Each lesson declares its own targets in its own block below, so that lessons can be
+// added without touching each other's lines.
 import PackageDescription
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
+// MARK: - The core and the tools every lesson shares
+
+let coreTargets: [Target] = [
+    // zlib and SQLite as the system ships them (zlib1g-dev, libsqlite3-dev); see their module maps.
+    .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+    // Everything a lesson needs but is not the lesson's idea: the fixture server, the Screen
+    // and its stall meter, the trace, the report, the common CLI options, gzip and SQLite.
+    .target(name: "WorkshopCore", dependencies: ["CZlib", "CSQLite", argumentParser]),
+    .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"]),
+    .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore"]),
+]
+
+// MARK: - Lesson 03: GCD queues (a timeline and its icons)
+
+let lesson03Targets: [Target] = [
+    .executableTarget(name: "lesson03", dependencies: ["WorkshopCore"]),
+    .target(name: "Exercise03", dependencies: ["WorkshopCore"], path: "Exercises/03-icons-off-main",
+            exclude: ["README.md", "hints.md"]),
+    .testTarget(name: "Lesson03Tests", dependencies: ["lesson03", "WorkshopCore"]),
+]
+let lesson03Exercises: [Target.Dependency] = ["Exercise03"]
+
+// MARK: - Lesson 01: Operation (issue 3)
+let lesson01Targets: [Target] = []
+let lesson01Exercises: [Target.Dependency] = []
+
+// MARK: - Lesson 02: run-loop thread (issue 3)
+let lesson02Targets: [Target] = []
+let lesson02Exercises: [Target.Dependency] = []
+
+// MARK: - Lesson 04: gzip (issue 4)
+let lesson04Targets: [Target] = []
+let lesson04Exercises: [Target.Dependency] = []
+
+// MARK: - Lesson 05: caching (issue 4)
+let lesson05Targets: [Target] = []
+let lesson05Exercises: [Target.Dependency] = []
+
+// MARK: - Lesson 06: SQLite upsert (issue 5)
+let lesson06Targets: [Target] = []
+let lesson06Exercises: [Target.Dependency] = []
+
+// MARK: - Lesson 07: layout math (issue 6)
+let lesson07Targets: [Target] = []
+let lesson07Exercises: [Target.Dependency] = []
+
+// MARK: - The learner's CLI and exercises not tied to one lesson (issue 7)
+let workshopTargets: [Target] = []
+let workshopExercises: [Target.Dependency] = []
+
+// MARK: - Exercise checks: one module with every exercise's checks, used by tests and CLI
+
+let exerciseModules = lesson01Exercises + lesson02Exercises + lesson03Exercises + lesson04Exercises
+    + lesson05Exercises + lesson06Exercises + lesson07Exercises + workshopExercises
+
+let exerciseTargets: [Target] = [
+    .target(name: "ExerciseChecks", dependencies: ["WorkshopCore"] + exerciseModules),
+    // Runs every exercise's checks against its reference solution (kept under Tests/) and
+    // against the learner's file.
+    .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore"]),
+]
+
+let allTargets = coreTargets + lesson01Targets + lesson02Targets + lesson03Targets + lesson04Targets
+    + lesson05Targets + lesson06Targets + lesson07Targets + workshopTargets + exerciseTargets
 
 let package = Package(
     name: "SakusakuWorkshop",
     platforms: [.macOS(.v13)],
-    products: [
-        .executable(name: "lesson03", targets: ["lesson03"]),
-        .executable(name: "fixture-server", targets: ["fixture-server"]),
-    ],
+    // Every executable target becomes a product of the same name (`swift run lessonNN`).
+    products: allTargets.filter { $0.type == .executable }.map { .executable(name: $0.name, targets: [$0.name]) },
     dependencies: [
         // The one package beyond the toolchain: the field's standard for command lines.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
-    targets: [
-        // zlib as it ships with the system (zlib1g-dev); see Sources/CZlib/module.modulemap.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-
-        // Everything a lesson needs but is not the lesson's idea: the fixture server,
-        // the Screen and its stall meter, the trace, the report, the common CLI options.
-        .target(
-            name: "WorkshopCore",
-            dependencies: [
-                "CZlib",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-
-        .executableTarget(name: "lesson03", dependencies: ["WorkshopCore"]),
-        .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"]),
-
-        // The learner's files. Each exercise is a small module built from Exercises/NN-*/.
-        .target(
-            name: "Exercise03",
-            dependencies: ["WorkshopCore"],
-            path: "Exercises/03-icons-off-main",
-            exclude: ["README.md", "hints.md"]
-        ),
-        // The checks a learner's exercise must pass (shared by the tests and the CLI).
-        .target(name: "ExerciseChecks", dependencies: ["WorkshopCore", "Exercise03"]),
-
-        .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore"]),
-        .testTarget(name: "Lesson03Tests", dependencies: ["lesson03", "WorkshopCore"]),
-        .testTarget(
-            name: "ExerciseTests",
-            dependencies: ["ExerciseChecks", "WorkshopCore"]
-        ),
-    ]
+    targets: allTargets
 )
