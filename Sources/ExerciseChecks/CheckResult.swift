@@ -29,3 +29,18 @@ public enum ShippedFile {
         return String(hash, radix: 16)
     }
 }
+
+/// What every exercise's checks provide, so tests and the `workshop` CLI can treat them alike.
+public protocol ExerciseCheckSuite {
+    /// "03": the lesson number, or another two-character id for exercises not tied to a lesson.
+    static var id: String { get }
+    static var title: String { get }
+    /// The exercise's folder, e.g. "Exercises/03-icons-off-main" (README.md and hints.md live there).
+    static var directory: String { get }
+    /// The file the learner edits, relative to the package root.
+    static var exerciseFile: String { get }
+    /// `ShippedFile.fingerprint` of `exerciseFile` as shipped.
+    static var shippedFingerprint: String { get }
+    /// Runs every check against the learner's file. Call on the main thread.
+    static func runLearner() -> [CheckResult]
+}

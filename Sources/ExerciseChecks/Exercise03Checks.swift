@@ -4,7 +4,11 @@ import Foundation
 import WorkshopCore
 
 /// The checks of exercise 03 (Exercises/03-icons-off-main).
-public enum Exercise03Checks {
+public enum Exercise03Checks: ExerciseCheckSuite {
+    public static let id = "03"
+    public static let title = "icons off the main thread"
+    public static let directory = "Exercises/03-icons-off-main"
+
     public typealias LoadIcons = ([TimelineEntry], TableView, TimelineClient, DispatchQueue) -> Void
 
     /// The file the learner edits, and its fingerprint as shipped.
@@ -13,6 +17,8 @@ public enum Exercise03Checks {
 
     public static let rows = 8
     public static let latency = 0.05
+
+    public static func runLearner() -> [CheckResult] { run(learnersLoadIcons) }
 
     /// The learner's version: `IconLoader.loadIcons` in Exercises/03-icons-off-main.
     public static func learnersLoadIcons(_ entries: [TimelineEntry], _ table: TableView,
