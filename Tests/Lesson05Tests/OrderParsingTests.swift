@@ -1,0 +1,3 @@
+import Testing
+@testable import lesson05
+import WorkshopCore
