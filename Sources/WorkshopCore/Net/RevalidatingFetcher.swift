@@ -69,7 +69,7 @@ public final class RevalidatingFetcher: Sendable {
     }
 
     /// N from "max-age=N" (nil without one).
-    static func maxAge(_ cacheControl: String) -> Int? {
+    public static func maxAge(_ cacheControl: String) -> Int? {
         for directive in cacheControl.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if parts.count == 2, parts[0] == "max-age", let seconds = Int(parts[1]), seconds >= 0 { return seconds }
