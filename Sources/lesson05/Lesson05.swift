@@ -119,9 +119,11 @@ struct Lesson05: ParsableCommand {
             (%d queries) to %.3f s;
             """, preloaded.index.count, preloaded.seconds, parsed.orders.count, parsed.naiveSeconds,
             parsed.naiveQueries, parsed.cachedSeconds)
-        let bytes = run.launches.map { $0.wireBytes.map { "\($0) B" } ?? "?" }
         text += " the relaunches sent \(run.launches.dropFirst().map { String($0.requests) }.joined(separator: " and ")) "
-            + "request(s) instead of a full download (wire: \(bytes.joined(separator: " / ")))."
+            + "request(s) instead of a full download"
+        let bytes = run.launches.compactMap(\.wireBytes)
+        // Only an in-process server can count the bytes it wrote; with --server, say nothing.
+        text += bytes.count == run.launches.count ? " (wire: \(bytes.map { "\($0) B" }.joined(separator: " / ")))." : "."
         if let plain = runs.first(where: { $0.variant == .noThread }), let queued = runs.first(where: { $0.variant == .threaded }) {
             text += String(format: " Off the main thread, the worst freeze went from %.2f s to %.3f s.",
                            plain.launches.map(\.screen.maxStallSeconds).max() ?? 0,
