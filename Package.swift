@@ -43,8 +43,13 @@ let lesson04Targets: [Target] = []
 let lesson04Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 05: caching (issue 4)
-let lesson05Targets: [Target] = []
-let lesson05Exercises: [Target.Dependency] = []
+let lesson05Targets: [Target] = [
+    .executableTarget(name: "lesson05", dependencies: ["WorkshopCore", argumentParser]),
+    .target(name: "Exercise05", dependencies: ["WorkshopCore"], path: "Exercises/05-preload-cache",
+            exclude: ["README.md", "hints.md"]),
+    .testTarget(name: "Lesson05Tests", dependencies: ["lesson05", "WorkshopCore"]),
+]
+let lesson05Exercises: [Target.Dependency] = ["Exercise05"]
 
 // MARK: - Lesson 06: SQLite upsert (issue 5)
 let lesson06Targets: [Target] = []

@@ -24,6 +24,7 @@ public enum FixtureAPI {
                                 compressible: false)
         }),
         ("/health", { _, _ in .text(200, "ok") }),
+        ("/orders", CatalogAPI.ordersRoute),  // lesson 05 (CatalogAPI.swift)
     ]
 
     /// The users who post; each has an icon.
