@@ -39,7 +39,10 @@ let lesson02Targets: [Target] = []
 let lesson02Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 04: gzip (issue 4)
-let lesson04Targets: [Target] = []
+let lesson04Targets: [Target] = [
+    .executableTarget(name: "lesson04", dependencies: ["WorkshopCore", argumentParser]),
+    .executableTarget(name: "scratch04", dependencies: ["WorkshopCore"]),
+]
 let lesson04Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 05: caching (issue 4)
