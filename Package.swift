@@ -41,7 +41,7 @@ let lesson02Exercises: [Target.Dependency] = []
 // MARK: - Lesson 04: gzip (issue 4)
 let lesson04Targets: [Target] = [
     .executableTarget(name: "lesson04", dependencies: ["WorkshopCore", argumentParser]),
-    .executableTarget(name: "scratch04", dependencies: ["WorkshopCore"]),
+    .testTarget(name: "Lesson04Tests", dependencies: ["lesson04", "WorkshopCore"]),
 ]
 let lesson04Exercises: [Target.Dependency] = []
 

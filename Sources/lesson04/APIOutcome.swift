@@ -53,16 +53,19 @@ struct APIOutcome: Sendable {
 /// Bytes the fixture server wrote, per path and encoding, from its request log. URLSession
 /// never shows the compressed bytes, so the honest count comes from the sender.
 final class WireLedger: Sendable {
-    private let bytes = Locked<[String: Int]>([:])  // Locked: the server logs from its own threads
-
-    static func key(path: String, gzip: Bool) -> String { path + (gzip ? " gzip" : " identity") }
+    private let log = Locked<[RequestLogEntry]>([])  // Locked: the server logs from its own threads
 
     /// Pass to `FixtureServer(onRequest:)`.
     func record(_ entry: RequestLogEntry) {
-        bytes.withLock { $0[Self.key(path: entry.path, gzip: entry.gzip), default: 0] += entry.wireBytes }
+        log.withLock { $0.append(entry) }
     }
 
-    func wireBytes(path: String, gzip: Bool) -> Int? { bytes.current[Self.key(path: path, gzip: gzip)] }
-    var entries: Int { bytes.current.count }
-    func reset() { bytes.withLock { $0.removeAll() } }
+    /// Bytes of the responses to `path` sent with (or without) gzip since the last `reset`.
+    func wireBytes(path: String, gzip: Bool) -> Int? {
+        let matching = log.current.filter { $0.path == path && $0.gzip == gzip }
+        return matching.isEmpty ? nil : matching.map(\.wireBytes).reduce(0, +)
+    }
+
+    var responses: Int { log.current.count }
+    func reset() { log.withLock { $0.removeAll() } }
 }

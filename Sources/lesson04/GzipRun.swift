@@ -50,7 +50,7 @@ struct GzipRun {
         if let ledger {
             // The server logs a response just after its last byte left, which can be a moment
             // after the client saw that byte: wait (briefly, bounded) for all six entries.
-            MainLoop.run(timeout: 2) { ledger.entries >= outcomes.count }
+            MainLoop.run(timeout: 2) { ledger.responses >= outcomes.count }
             for index in outcomes.indices {
                 let gzip = outcomes[index].contentEncoding?.lowercased() == "gzip"
                 outcomes[index].wireBytes = ledger.wireBytes(path: outcomes[index].api.path, gzip: gzip)

@@ -25,6 +25,9 @@ final class RecordParser: NSObject, XMLParserDelegate {
     private var records: [Record] = []
     private var current: [String: String]?
     private var text = ""
+    /// Elements open right now; back to 0 only when the root element has closed.
+    private var depth = 0
+    private var sawRoot = false
 
     private init(recordElement: String) {
         self.recordElement = recordElement
@@ -38,11 +41,20 @@ final class RecordParser: NSObject, XMLParserDelegate {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
             throw ParseFailure(api: api.name, line: parser.lineNumber, reason: reason)
         }
+        // On Linux, XMLParser reports success for a document that simply stops (measured:
+        // half a document parses "fine"). So check ourselves that the root element closed.
+        guard delegate.sawRoot, delegate.depth == 0 else {
+            throw ParseFailure(api: api.name, line: parser.lineNumber,
+                               reason: delegate.sawRoot ? "the document ends with \(delegate.depth) element(s) still open"
+                                                        : "no XML elements at all")
+        }
         return delegate.records
     }
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
+        depth += 1
+        sawRoot = true
         if name == recordElement {
             current = attributes
         } else if current != nil {
@@ -57,6 +69,7 @@ final class RecordParser: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        depth -= 1
         if name == recordElement, let record = current {
             records.append(Record(fields: record))
             current = nil
