@@ -6,7 +6,7 @@ import Foundation
 /// byte for byte with one fetched without.
 ///
 /// - `GET /xml/friends?count=N`: users with a profile (default 60 users, about 500 lines).
-/// - `GET /xml/statuses?count=N`: posts with text and a reply chain (default 90, about 700 lines).
+/// - `GET /xml/statuses?count=N`: posts with text and a reply chain (default 90, about 630 lines).
 /// - `GET /xml/catalog?count=N`: shop items with prices, tags and a description (default 90,
 ///   about 1,000 lines).
 ///
@@ -139,16 +139,16 @@ public enum XMLAPIs {
             "  </item>",
         ]
     }
-}
 
-/// A tiny deterministic random number generator (a 64-bit linear congruential step), so that
-/// the made-up documents are the same on every run and every machine.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    /// A tiny deterministic random number generator (a 64-bit linear congruential step), so
+    /// that the made-up documents are the same on every run and every machine.
+    struct SeededRandom {
+        private var state: UInt64
+        init(seed: UInt64) { state = seed }
 
-    mutating func next(below bound: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int((state >> 33) % UInt64(bound))
+        mutating func next(below bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
     }
 }
