@@ -39,8 +39,13 @@ let lesson02Targets: [Target] = []
 let lesson02Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 04: gzip (issue 4)
-let lesson04Targets: [Target] = []
-let lesson04Exercises: [Target.Dependency] = []
+let lesson04Targets: [Target] = [
+    .executableTarget(name: "lesson04", dependencies: ["WorkshopCore", argumentParser]),
+    .target(name: "Exercise04", dependencies: ["WorkshopCore"], path: "Exercises/04-gzip-by-hand",
+            exclude: ["README.md", "hints.md"]),
+    .testTarget(name: "Lesson04Tests", dependencies: ["lesson04", "WorkshopCore"]),
+]
+let lesson04Exercises: [Target.Dependency] = ["Exercise04"]
 
 // MARK: - Lesson 05: caching (issue 4)
 let lesson05Targets: [Target] = [
