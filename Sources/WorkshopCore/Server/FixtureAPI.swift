@@ -7,7 +7,10 @@ import Foundation
 /// - `GET /icons/NAME.png`: that user's icon, a small PNG-like blob, the same bytes every time.
 /// - `GET /health`: "ok".
 public enum FixtureAPI {
-    public static let routes: [(prefix: String, route: FixtureServer.Route)] = [
+    public static let routes: [(prefix: String, route: FixtureServer.Route)] = timelineRoutes
+        + AccountAPI.routes  // login -> get-user and /api/items (AccountAPI.swift)
+
+    static let timelineRoutes: [(prefix: String, route: FixtureServer.Route)] = [
         ("/timeline", { request, baseURL in
             let count = request.query["count"].flatMap(Int.init) ?? 20
             guard (0...100_000).contains(count) else { return .text(400, "count must be 0...100000") }
