@@ -4,15 +4,16 @@ import WorkshopCore
 /// Why FetchOperation announces its state changes: the same asynchronous operation without
 /// `willChangeValue` / `didChangeValue`. Its state is right when read, but nobody is told
 /// it changed, and the queue only looks when told. Run `lesson01 --show-hang` to see it.
-final class SilentOperation: Operation, @unchecked Sendable {  // @unchecked: `finished` is a Locked
-    private let finished = Locked(false)
+final class SilentOperation: Operation, @unchecked Sendable {  // @unchecked: `state` is a Locked
+    private let state = Locked((started: false, finished: false))  // set on two threads
     override var isAsynchronous: Bool { true }
-    override var isExecuting: Bool { !finished.current }
-    override var isFinished: Bool { finished.current }
+    override var isExecuting: Bool { state.withLock { $0.started && !$0.finished } }
+    override var isFinished: Bool { state.current.finished }
 
     override func start() {
-        // Finish "later", on another thread, like a network callback would, but silently.
-        DispatchQueue.global().async { self.finished.withLock { $0 = true } }
+        state.withLock { $0.started = true }  // silently: no willChangeValue/didChangeValue
+        // Finish "later", on another thread, like a network callback would, and as silently.
+        DispatchQueue.global().async { self.state.withLock { $0.finished = true } }
     }
 }
 
