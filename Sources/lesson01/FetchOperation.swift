@@ -15,7 +15,7 @@ import FoundationNetworking  // URLSession lives here on Linux (built on libcurl
 ///
 /// Observing: Linux has no KVO you can subscribe to, so results are delivered through
 /// `onFinish` (exactly once, on a URLSession or queue thread) and the `completionBlock`.
-class FetchOperation: Operation, @unchecked Sendable {  // @unchecked: `lock` guards `state`, `task` and `outcome`
+class FetchOperation: Operation, @unchecked Sendable {  // @unchecked: `lock` guards `state`, `claimed`, `task` and `outcome`; `onFinish` and `gauge` are set before the operation is queued and only read after
     /// Only ever moves forward: ready -> executing -> finished, or ready -> finished.
     enum State: Int { case ready, executing, finished }
 

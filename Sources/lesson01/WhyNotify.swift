@@ -12,8 +12,10 @@ final class SilentOperation: Operation, @unchecked Sendable {  // @unchecked: `s
 
     override func start() {
         state.withLock { $0.started = true }  // silently: no willChangeValue/didChangeValue
-        // Finish "later", on another thread, like a network callback would, and as silently.
-        DispatchQueue.global().async { self.state.withLock { $0.finished = true } }
+        // Finish 50 ms later, on another thread, like a network callback would, and as silently.
+        // (Finishing at once, while the queue is still busy starting it, can hide the bug:
+        // here the completion block then sometimes ran anyway.)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { self.state.withLock { $0.finished = true } }
     }
 }
 
