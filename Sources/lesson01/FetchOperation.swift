@@ -139,6 +139,17 @@ class FetchOperation: Operation, @unchecked Sendable {  // @unchecked: `lock` gu
     func parseResponseBody(_ body: FetchedBody) throws(FetchFailure) {}
 }
 
+/// The article's way of using the hook: a subclass overrides `parseResponseBody`. This one
+/// only makes sure the body is JSON before anyone parses it, so a wrong answer (an HTML
+/// error page from a proxy, say) fails the fetch itself, with a clear reason.
+final class JSONFetchOperation: FetchOperation, @unchecked Sendable {  // @unchecked: no state of its own; FetchOperation's lock guards the rest
+    override func parseResponseBody(_ body: FetchedBody) throws(FetchFailure) {
+        guard body.mimeType == "application/json" else {
+            throw .unparseable("expected JSON, got \(body.mimeType ?? "no content type")")
+        }
+    }
+}
+
 /// A response body and what little we know about the response.
 struct FetchedBody: Sendable, Equatable {
     var data: Data

@@ -39,7 +39,7 @@ final class OperationFlow: Sendable {
         let profile = parse(user, "profile", label: "user", controller, AccountParsing.profile) { profile in
             TableRow(text: "\(profile.displayName): \(profile.followers) followers, \(profile.posts) posts", detail: "user")
         }
-        let welcome = fetch("welcome") { URLRequest(url: AccountPlan.welcomeURL) }
+        let welcome = fetch("welcome", json: false) { URLRequest(url: AccountPlan.welcomeURL) }
         let note = parse(welcome, "note", label: "welcome", controller, AccountParsing.text) { text in
             TableRow(text: text, detail: "welcome")
         }
@@ -59,8 +59,10 @@ final class OperationFlow: Sendable {
         queue.addOperations(operations, waitUntilFinished: false)
     }
 
-    private func fetch(_ name: String, _ makeRequest: @escaping @Sendable () throws -> URLRequest) -> FetchOperation {
-        let operation = FetchOperation(session: session, makeRequest: makeRequest)
+    /// A fetch named `name`; API answers must be JSON (`JSONFetchOperation`), the note is text.
+    private func fetch(_ name: String, json: Bool = true, _ makeRequest: @escaping @Sendable () throws -> URLRequest) -> FetchOperation {
+        let operation = json ? JSONFetchOperation(session: session, makeRequest: makeRequest)
+                             : FetchOperation(session: session, makeRequest: makeRequest)
         operation.name = name
         operation.gauge = gauge
         return operation

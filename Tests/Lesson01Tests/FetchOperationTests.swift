@@ -23,9 +23,9 @@ import WorkshopCore
         var operations: [Operation] = []
         for chain in 0..<20 {
             let login = FetchOperation(session: api.session, request: api.plan.loginRequest())
-            login.onFinish = { _ in log.add("login \(chain) finished") }
             let token = ParseOperation(parsing: login) { body in
-                log.add("token \(chain) parsed")
+                // The fetch must be finished (result in) before its parse runs.
+                log.add(login.isFinished && login.result != nil ? "token \(chain) parsed" : "token \(chain) parsed too early")
                 return try AccountParsing.token(body)
             }
             let user = FetchOperation(session: api.session) { [plan = api.plan] in
@@ -38,7 +38,7 @@ import WorkshopCore
         }
         #expect(runOnQueue(operations, width: 4))
         for chain in 0..<20 {
-            let order = ["login \(chain) finished", "token \(chain) parsed", "user \(chain) requested"].map(log.index(of:))
+            let order = ["token \(chain) parsed", "user \(chain) requested"].map(log.index(of:))
             #expect(order.allSatisfy { $0 != nil }, "chain \(chain): \(order)")
             #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted(), "chain \(chain) ran out of order")
         }
@@ -87,9 +87,11 @@ import WorkshopCore
         let finished = DispatchSemaphore(value: 0)
         let fetch = FetchOperation(session: api.session, request: api.request("/api/items/3?latency=\(slow)"))
         fetch.onFinish = { _ in calls.hit("onFinish"); finished.signal() }
-        fetch.completionBlock = { calls.hit("completionBlock") }
+        let blockRan = DispatchSemaphore(value: 0)
+        fetch.completionBlock = { calls.hit("completionBlock"); blockRan.signal() }
         let parse = ParseOperation(parsing: fetch, parse: AccountParsing.item)
-        parse.onFinish = { _ in calls.hit("parse") }
+        let parsed = DispatchSemaphore(value: 0)
+        parse.onFinish = { _ in calls.hit("parse"); parsed.signal() }
         let queue = OperationQueue()
         queue.addOperations([fetch, parse], waitUntilFinished: false)
         #expect(eventually { api.server.stats.requests == 1 }, "the request never reached the server")
@@ -98,9 +100,9 @@ import WorkshopCore
         fetch.cancel()
         #expect(finished.wait(timeout: .now() + slow) == .success)
         #expect(clock.elapsed < 0.2 * slow, "took \(clock.elapsed) s to finish after cancel()")
-        let done = DispatchSemaphore(value: 0)
-        queue.addBarrierBlock { done.signal() }
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        // The parse's onFinish runs from its completion block, which may come after a barrier.
+        #expect(parsed.wait(timeout: .now() + 10) == .success)
+        #expect(blockRan.wait(timeout: .now() + 10) == .success)
         #expect(fetch.result == .failure(.cancelled))
         #expect(parse.result.map { (try? $0.get()) == nil } == true, "a cancelled fetch delivers nothing")
         #expect(calls.all == ["onFinish": 1, "completionBlock": 1, "parse": 1])
@@ -137,6 +139,7 @@ import WorkshopCore
         let api = try TestServer(latency: 0.01)
         let calls = CallCounter()
         var operations: [FetchOperation] = []
+        let blocks = DispatchGroup()  // onFinish and completion blocks may run after the queue's barrier
         for id in 1...120 {
             // Four kinds: fine, HTTP 500, slow and cancelled mid-flight, cancelled before start.
             let path = switch id % 4 {
@@ -145,8 +148,10 @@ import WorkshopCore
             default: "/api/items/\(id)"
             }
             let fetch = FetchOperation(session: api.session, request: api.request(path))
-            fetch.onFinish = { _ in calls.hit("finish \(id)") }
-            fetch.completionBlock = { calls.hit("block \(id)") }
+            blocks.enter()
+            fetch.onFinish = { _ in calls.hit("finish \(id)"); blocks.leave() }
+            blocks.enter()
+            fetch.completionBlock = { calls.hit("block \(id)"); blocks.leave() }
             if id % 4 == 3 { fetch.cancel() }
             operations.append(fetch)
         }
@@ -158,6 +163,7 @@ import WorkshopCore
         let done = DispatchSemaphore(value: 0)
         queue.addBarrierBlock { done.signal() }
         #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(blocks.wait(timeout: .now() + 10) == .success)
         for id in 1...120 {
             #expect(calls["finish \(id)"] == 1 && calls["block \(id)"] == 1, "operation \(id): \(calls["finish \(id)"]) onFinish, \(calls["block \(id)"]) completion blocks")
         }
@@ -187,6 +193,15 @@ import WorkshopCore
         let body = try #require(try fetch.result?.get())
         #expect(body.statusCode == nil, "not HTTP: no status code")
         #expect(String(data: body.data, encoding: .utf8) == AccountPlan.welcomeText)
+    }
+
+    @Test func theParseHookCanFailAFetch() throws {
+        let api = try TestServer()
+        let text = JSONFetchOperation(session: api.session, request: api.request("/health"))
+        let json = JSONFetchOperation(session: api.session, request: api.request("/api/items/1"))
+        #expect(runOnQueue([text, json], width: 2))
+        #expect(text.result == .failure(.unparseable("expected JSON, got text/plain")))
+        #expect((try? json.result?.get()) != nil)
     }
 
     @Test func aFileURLIsRefusedByLinuxURLSession() throws {
