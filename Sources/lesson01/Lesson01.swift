@@ -107,7 +107,7 @@ struct Lesson01: ParsableCommand {
         say("An asynchronous operation that sets its state but never calls willChangeValue/didChangeValue(forKey: \"isFinished\"):")
         let outcome = WhyNotify.demonstrate(seconds: 1)
         say("""
-          after 1 s: isFinished = \(outcome.finishedFlag), completionBlock ran = \(outcome.completionBlockRan), \
+          1 s after it finished: isFinished = \(outcome.finishedFlag), completionBlock ran = \(outcome.completionBlockRan), \
         dependant ran = \(outcome.dependantRan), operations still in the queue = \(outcome.operationsStillInQueue)
           The operation is done, but the queue was never told: its slot stays taken and its dependant never runs.
           FetchOperation.move(to:) announces every change; that is the whole difference.

@@ -6,6 +6,8 @@ import WorkshopCore
 /// it changed, and the queue only looks when told. Run `lesson01 --show-hang` to see it.
 final class SilentOperation: Operation, @unchecked Sendable {  // @unchecked: `state` is a Locked
     private let state = Locked((started: false, finished: false))  // set on two threads
+    /// Signalled once the operation has (silently) finished, so the demo knows when to look.
+    let finishedSignal = DispatchSemaphore(value: 0)
     override var isAsynchronous: Bool { true }
     override var isExecuting: Bool { state.withLock { $0.started && !$0.finished } }
     override var isFinished: Bool { state.current.finished }
@@ -15,7 +17,10 @@ final class SilentOperation: Operation, @unchecked Sendable {  // @unchecked: `s
         // Finish 50 ms later, on another thread, like a network callback would, and as silently.
         // (Finishing at once, while the queue is still busy starting it, can hide the bug:
         // here the completion block then sometimes ran anyway.)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { self.state.withLock { $0.finished = true } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
+            self.state.withLock { $0.finished = true }
+            self.finishedSignal.signal()
+        }
     }
 }
 
@@ -27,8 +32,8 @@ enum WhyNotify {
         var operationsStillInQueue: Int
     }
 
-    /// Queues a SilentOperation and a dependant, waits `seconds`, and reports what the queue
-    /// did. The silent operation stays in its queue for good (the queue is leaked on purpose).
+    /// Queues a SilentOperation and a dependant, waits until it has finished and then
+    /// `seconds` more, and reports what the queue did. The silent operation stays in its queue for good (the queue is leaked on purpose).
     static func demonstrate(seconds: Double = 1) -> Outcome {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -39,7 +44,8 @@ enum WhyNotify {
         let dependant = BlockOperation { signals.withLock { $0.dependant = true } }
         dependant.addDependency(silent)
         queue.addOperations([silent, dependant], waitUntilFinished: false)
-        _ = done.wait(timeout: .now() + seconds)  // a bounded wait: it will time out
+        _ = silent.finishedSignal.wait(timeout: .now() + 10)  // the operation's own work is done...
+        _ = done.wait(timeout: .now() + seconds)  // ...and the queue gets `seconds` more to notice: it will not
         let seen = signals.current
         return Outcome(finishedFlag: silent.isFinished, completionBlockRan: seen.completion,
                        dependantRan: seen.dependant, operationsStillInQueue: queue.operationCount)
