@@ -31,8 +31,13 @@ let lesson03Targets: [Target] = [
 let lesson03Exercises: [Target.Dependency] = ["Exercise03"]
 
 // MARK: - Lesson 01: Operation (issue 3)
-let lesson01Targets: [Target] = []
-let lesson01Exercises: [Target.Dependency] = []
+let lesson01Targets: [Target] = [
+    .executableTarget(name: "lesson01", dependencies: ["WorkshopCore", argumentParser]),
+    .target(name: "Exercise01", dependencies: ["WorkshopCore"], path: "Exercises/01-parse-operation",
+            exclude: ["README.md", "hints.md"]),
+    .testTarget(name: "Lesson01Tests", dependencies: ["lesson01", "WorkshopCore"]),
+]
+let lesson01Exercises: [Target.Dependency] = ["Exercise01"]
 
 // MARK: - Lesson 02: run-loop thread (issue 3)
 let lesson02Targets: [Target] = []

@@ -7,8 +7,12 @@ import Foundation
 /// - `GET /icons/NAME.png`: that user's icon, a small PNG-like blob, the same bytes every time.
 /// - `GET /health`: "ok".
 public enum FixtureAPI {
-    public static let routes: [(prefix: String, route: FixtureServer.Route)] = timelineRoutes + XMLAPIs.routes
-    private static let timelineRoutes: [(prefix: String, route: FixtureServer.Route)] = [
+    /// Every route the fixture server answers by default. Each lesson's API lives in its own file.
+    public static let routes: [(prefix: String, route: FixtureServer.Route)] = timelineRoutes
+        + AccountAPI.routes  // lesson 01: login -> get-user and /api/items (AccountAPI.swift)
+        + XMLAPIs.routes     // lesson 04: three XML APIs (XMLAPIs.swift)
+
+    static let timelineRoutes: [(prefix: String, route: FixtureServer.Route)] = [
         ("/timeline", { request, baseURL in
             let count = request.query["count"].flatMap(Int.init) ?? 20
             guard (0...100_000).contains(count) else { return .text(400, "count must be 0...100000") }

@@ -1,0 +1,151 @@
+import Dispatch
+import Exercise01
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import WorkshopCore
+
+/// The checks of exercise 01 (Exercises/01-parse-operation).
+public enum Exercise01Checks: ExerciseCheckSuite {
+    public static let id = "01"
+    public static let title = "the parse step as its own operation"
+    public static let directory = "Exercises/01-parse-operation"
+    public static let exerciseFile = "Exercises/01-parse-operation/ParseStep.swift"
+    public static let shippedFingerprint = "e91c327b76a28482"
+
+    /// Makes a parse step of `source` whose parse decodes an `AccountProfile`.
+    public typealias MakeStep = (_ source: any BodyProducing, _ parse: @escaping @Sendable (Data) throws -> AccountProfile) -> Operation
+
+    public static let latency = 0.1
+
+    public static func runLearner() -> [CheckResult] {
+        run(makeStep: { ParseStep(source: $0, parse: $1) }, output: { ($0 as? ParseStep<AccountProfile>)?.output })
+    }
+
+    /// Runs every check against a step implementation. `output` reads a step's result.
+    public static func run(makeStep: MakeStep, output: @escaping (Operation) -> Result<AccountProfile, any Error>?) -> [CheckResult] {
+        let server = FixtureServer(knobs: ServerKnobs(latencySeconds: latency))
+        let baseURL: URL
+        do { baseURL = try server.start() } catch {
+            return [CheckResult(name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                                got: "\(error)", hint: 1)]
+        }
+        defer { server.stop() }
+        let fetcher = HTTPFetcher(timeout: 10)
+        let userURL = baseURL.appendingPathComponent("api/user")
+        let expected = AccountAPI.profile(for: "aoi")
+        let token = AccountAPI.token(for: "aoi")
+        let parses = Locked(0)  // parse closures run on queue threads
+        let parse: @Sendable (Data) throws -> AccountProfile = { data in
+            parses.withLock { $0 += 1 }
+            return try JSONDecoder().decode(AccountProfile.self, from: data)
+        }
+        func fetch(fault: String? = nil) -> CheckFetch {
+            CheckFetch(fetcher: fetcher, url: URL(string: userURL.absoluteString + (fault.map { "?fault=\($0)" } ?? ""))!, token: token)
+        }
+        func describe(_ result: Result<AccountProfile, any Error>?) -> String {
+            switch result {
+            case nil: "no output (the step did not run, or stored nothing)"
+            case .success(let profile)?: "the profile of \(profile.name)"
+            case .failure(let error)?: "failure \(error)"
+            }
+        }
+
+        // 1. Waits for its fetch: queued together on a queue of width 2, step first.
+        let source1 = fetch()
+        let step1 = makeStep(source1, parse)
+        let finished1 = runOnQueue([step1, source1], width: 2)
+        let got1 = output(step1)
+        let waited = finished1 && (try? got1?.get()) == expected
+
+        // 2. A failed fetch (HTTP 500) is passed on, parse never called.
+        parses.withLock { $0 = 0 }
+        let source2 = fetch(fault: "500")
+        let step2 = makeStep(source2, parse)
+        let finished2 = runOnQueue([step2, source2], width: 2)
+        let got2 = output(step2)
+        let parsesAfterFailure = parses.current
+        var passedOn = false
+        if case .failure(let error as ParseStepFailure)? = got2, case .sourceFailed(let why) = error, why.contains("500") { passedOn = true }
+
+        // 3. A cancelled fetch is passed on, parse never called.
+        parses.withLock { $0 = 0 }
+        let source3 = fetch()
+        let step3 = makeStep(source3, parse)
+        source3.cancel()
+        let finished3 = runOnQueue([step3, source3], width: 2)
+        let got3 = output(step3)
+        let parsesAfterCancel = parses.current
+        var cancelledOn = false
+        if case .failure(let error as ParseStepFailure)? = got3, error == .sourceCancelled { cancelledOn = true }
+
+        // 4. Many pairs: every step has an output, every parse ran exactly once.
+        parses.withLock { $0 = 0 }
+        let pairs = (0..<20).map { _ -> (CheckFetch, Operation) in let source = fetch(); return (source, makeStep(source, parse)) }
+        let finished4 = runOnQueue(pairs.flatMap { [$0.1, $0.0] }, width: 2)
+        let good = pairs.filter { (try? output($0.1)?.get()) == expected }.count
+        let parsesMany = parses.current
+
+        return [
+            CheckResult(name: "waits for its fetch", passed: waited,
+                        expected: "the step's output is the profile of aoi",
+                        got: finished1 ? describe(got1) : "the queue did not finish within 10 s", hint: 1),
+            CheckResult(name: "a failed fetch is passed on", passed: finished2 && passedOn && parsesAfterFailure == 0,
+                        expected: "after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called",
+                        got: "\(describe(got2)), parse called \(parsesAfterFailure) time(s)", hint: 2),
+            CheckResult(name: "a cancelled fetch is passed on", passed: finished3 && cancelledOn && parsesAfterCancel == 0,
+                        expected: "fetch cancelled before it ran: .sourceCancelled and parse never called",
+                        got: "\(describe(got3)), parse called \(parsesAfterCancel) time(s)", hint: 2),
+            CheckResult(name: "each step runs once", passed: finished4 && good == 20 && parsesMany == 20,
+                        expected: "20 fetch/step pairs at width 2: 20 profiles, 20 parse calls",
+                        got: "\(good) profiles, \(parsesMany) parse calls", hint: 3),
+        ]
+    }
+
+    /// Queues `operations` on a fresh queue and waits (at most 10 s) for all of them.
+    static func runOnQueue(_ operations: [Operation], width: Int) -> Bool {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = width
+        queue.addOperations(operations, waitUntilFinished: false)
+        let done = DispatchSemaphore(value: 0)
+        queue.addBarrierBlock { done.signal() }
+        return done.wait(timeout: .now() + 10) == .success
+    }
+}
+
+/// The checks' fetch: a plain synchronous operation that fetches /api/user with a token.
+/// (The lesson's FetchOperation is asynchronous; for the checks a simple one is enough.)
+final class CheckFetch: Operation, BodyProducing, @unchecked Sendable {  // @unchecked: `stored` is a Locked; the rest are constants
+    private let fetcher: HTTPFetcher
+    private let url: URL
+    private let token: String
+    private let stored = Locked<Result<Data, any Error>?>(nil)  // written in main(), read by the step
+
+    init(fetcher: HTTPFetcher, url: URL, token: String) {
+        self.fetcher = fetcher
+        self.url = url
+        self.token = token
+    }
+
+    var body: Result<Data, any Error>? { stored.current }
+
+    override func main() {
+        guard !isCancelled else { return }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let outcome = Locked<Result<Data, any Error>?>(nil)  // written on a URLSession thread
+        let done = DispatchSemaphore(value: 0)
+        fetcher.session.dataTask(with: request) { data, response, error in
+            let result: Result<Data, any Error>
+            if let error { result = .failure(error) }
+            else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                result = .failure(FetchError.httpStatus(http.statusCode, url: self.url.absoluteString))
+            } else { result = .success(data ?? Data()) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }.resume()
+        _ = done.wait(timeout: .now() + 10)
+        stored.withLock { $0 = outcome.current ?? .failure(FetchError.timedOut(url: url.absoluteString, seconds: 10)) }
+    }
+}

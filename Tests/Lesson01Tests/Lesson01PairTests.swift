@@ -1,0 +1,121 @@
+import XCTest
+@testable import lesson01
+import WorkshopCore
+
+/// The same job through both variants, side by side. XCTest, because these runs need the
+/// real main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+final class Lesson01PairTests: XCTestCase {
+    private var server: FixtureServer!
+    private var endpoint: FixtureEndpoint!
+
+    override func setUpWithError() throws {
+        server = FixtureServer(knobs: ServerKnobs(latencySeconds: 0.05))
+        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func run(_ variant: Variant, items: Int = 6, width: Int = 2, cancel: Bool = true,
+                     slow: Double = 1.0) -> FlowRun {
+        var plan = AccountPlan(endpoint: endpoint)
+        plan.itemCount = items
+        plan.slowItem = cancel ? 1 : nil
+        plan.slowItemLatencySeconds = slow
+        var settings = FlowRun.Settings()
+        settings.width = width
+        settings.timeoutSeconds = 30
+        return FlowRun.perform(variant, plan: plan, settings: settings)
+    }
+
+    func testWithoutCancelBothVariantsShowTheSameRows() {
+        let plain = run(.noThread, cancel: false)
+        let queued = run(.threaded, cancel: false)
+        XCTAssertNil(plain.failure)
+        XCTAssertNil(queued.failure)
+        XCTAssertEqual(plain.rows.count, 9, "login, user, welcome and 6 items")
+        XCTAssertEqual(plain.rows, queued.rows)
+        XCTAssertEqual(queued.rows[1].text, "Aoi: \(AccountAPI.profile(for: "aoi").followers) followers, \(AccountAPI.profile(for: "aoi").posts) posts")
+        XCTAssertEqual(queued.rows[2].text, AccountPlan.welcomeText, "the data: URL's plain URLResponse was handled")
+        XCTAssertEqual(plain.metric("requestsServed"), 8)
+        XCTAssertEqual(queued.metric("requestsServed"), 8)
+    }
+
+    func testLoginComesBeforeUserAndItemsBothWays() throws {
+        for variant in [Variant.noThread, .threaded] {
+            let order = run(variant, cancel: false).completionOrder
+            let login = try XCTUnwrap(order.firstIndex(of: "login"), "\(variant)")
+            for label in ["user"] + (1...6).map(AccountPlan.itemLabel) {
+                XCTAssertLessThan(login, try XCTUnwrap(order.firstIndex(of: label)), "\(variant): \(order)")
+            }
+        }
+    }
+
+    func testTheCancelWorksOnlyWhenTheMainThreadIsFree() {
+        let plain = run(.noThread)
+        let queued = run(.threaded)
+        XCTAssertNil(queued.failure)
+        // Threaded: the tap arrives while item 1 is in flight; it finishes cancelled, no data.
+        XCTAssertEqual(queued.cancelled, ["item 1"])
+        XCTAssertEqual(queued.metric("cancelledItemDelivered"), 0)
+        // No-thread: the tap waits for the main thread, which is busy until item 1 is in.
+        XCTAssertEqual(plain.cancelled, [])
+        XCTAssertEqual(plain.metric("cancelledItemDelivered"), 1)
+        // Every other row is the same both ways.
+        XCTAssertEqual(plain.rows.filter { $0.detail != "item 1" }, queued.rows.filter { $0.detail != "item 1" })
+        XCTAssertLessThan(queued.seconds("cancelTapHandledSeconds"), 0.5 * plain.seconds("cancelTapHandledSeconds"))
+        // Cancelling saved the slow item's wait: the threaded run does not include it.
+        XCTAssertLessThan(queued.seconds("totalSeconds"), 0.5 * plain.seconds("totalSeconds"))
+    }
+
+    func testThreadedKeepsTheMainThreadFree() {
+        // A slower link than the other tests, so that the ratio is about waiting, not about
+        // how busy the machine (or the thread sanitizer) happens to be.
+        server.knobs.latencySeconds = 0.15
+        let plain = run(.noThread, items: 8, cancel: false)
+        let queued = run(.threaded, items: 8, cancel: false)
+        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plain.seconds("totalSeconds"))
+        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
+        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
+    }
+
+    func testTheQueueOverlapsRequestsUpToItsWidth() {
+        let serial = run(.threaded, items: 8, width: 1, cancel: false)
+        let wide = run(.threaded, items: 8, width: 4, cancel: false)
+        XCTAssertEqual(serial.maxConcurrent, 1)
+        XCTAssertLessThanOrEqual(wide.maxConcurrent, 4)
+        XCTAssertGreaterThanOrEqual(wide.maxConcurrent, 2)
+        XCTAssertLessThan(wide.seconds("totalSeconds"), 0.75 * serial.seconds("totalSeconds"))
+        XCTAssertEqual(serial.rows, wide.rows)
+    }
+
+    func testAFailedLoginFailsEveryStepThatNeedsTheTokenBothWays() {
+        server.setFault(.status(500), forPathPrefix: "/api/login")
+        for variant in [Variant.noThread, .threaded] {
+            let failed = run(variant, items: 3, cancel: false)
+            XCTAssertEqual(failed.failure?.contains("HTTP 500"), true, "\(variant): \(failed.failure ?? "no failure")")
+            XCTAssertEqual(failed.rows.count, 6, "\(variant): every step settles, none hangs")
+            let needingToken = failed.rows.filter { $0.detail != "welcome" }
+            XCTAssertTrue(needingToken.allSatisfy { $0.text.hasPrefix("failed") }, "\(variant): \(needingToken)")
+            XCTAssertEqual(server.stats.requests(under: "/api/user"), 0, "\(variant): get-user sent without a token")
+        }
+    }
+
+    func testADroppedItemFailsOnlyThatItem() {
+        server.setFault(.drop, forPathPrefix: "/api/items/2")
+        for variant in [Variant.noThread, .threaded] {
+            let run = run(variant, items: 3, cancel: false)
+            for row in run.rows {
+                XCTAssertEqual(row.text.hasPrefix("failed"), row.detail == "item 2", "\(variant): \(row)")
+            }
+        }
+    }
+}
+
+extension FlowRun {
+    func metric(_ name: String) -> Int? { VariantResult(name: "", metrics: metrics).count(name) }
+    func seconds(_ name: String) -> Double { VariantResult(name: "", metrics: metrics).seconds(name) ?? -1 }
+}
