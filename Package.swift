@@ -47,7 +47,10 @@ let lesson05Targets: [Target] = []
 let lesson05Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 06: SQLite upsert (issue 5)
-let lesson06Targets: [Target] = []
+let lesson06Targets: [Target] = [
+    .executableTarget(name: "lesson06", dependencies: ["WorkshopCore", argumentParser]),
+    .testTarget(name: "Lesson06Tests", dependencies: ["lesson06", "WorkshopCore"]),
+]
 let lesson06Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 07: layout math (issue 6)
