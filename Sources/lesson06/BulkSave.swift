@@ -47,15 +47,31 @@ enum BulkSave {
             let batcher = try UpsertBatcher(database: database, table: "tblA", columns: SaveJob.columns, key: "id",
                                             maxRowsPerStatement: job.batchRows)
             rowsPerStatement = batcher.rowsPerStatement
-            for first in stride(from: 1, through: total, by: job.batchRows) {
-                let last = min(total, first + job.batchRows - 1)
-                try database.transaction { try batcher.write((first...last).lazy.map(SaveJob.row)) }
-                commits += 1
-                committed(last)
-            }
+            commits = try writeInTransactions((1...total).lazy.map(SaveJob.row), batchRows: job.batchRows,
+                                              with: batcher, committed: committed)
         }
         return Result(strategy: strategy, rows: total, seconds: clock.elapsed, commits: commits,
                       rowsPerStatement: rowsPerStatement)
+    }
+
+    /// Upserts `rows` with `batcher`, `batchRows` rows per transaction; returns the commits.
+    /// A failing row rolls back its own transaction only: the batches before it stay
+    /// committed, and nothing after it is tried. `committed(rowsSoFar)` follows each commit.
+    static func writeInTransactions<Rows: Collection>(_ rows: Rows, batchRows: Int, with batcher: UpsertBatcher,
+                                                      committed: (Int) -> Void) throws -> Int
+    where Rows.Element == [SQLValue] {
+        var written = 0
+        var commits = 0
+        var pending = rows[...]
+        while !pending.isEmpty {
+            let batch = pending.prefix(batchRows)
+            pending = pending.dropFirst(batch.count)
+            try batcher.database.transaction { try batcher.write(batch) }
+            written += batch.count
+            commits += 1
+            committed(written)
+        }
+        return commits
     }
 
     /// The whole table as one number (FNV-1a of its `id|message|flg` lines in key order):

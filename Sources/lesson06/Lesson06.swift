@@ -22,7 +22,7 @@ struct Lesson06: ParsableCommand {
     @Option(help: ArgumentHelp("Rows to upsert in the bulk save (1-1000000).", valueName: "n"))
     var rows = 100_000
 
-    @Flag(help: "Run 'one row per commit' over all rows too (slow: one disk sync per row). By default it does the first 2000 and reports its speed from those.")
+    @Flag(help: "Run 'one row per commit' over all rows too (slow: one disk sync per row). By default it does the first 1000 and reports its speed from those.")
     var full = false
 
     @Option(help: ArgumentHelp("Rows per transaction in the multi-row strategy (1-1000000).", valueName: "k"))
@@ -31,7 +31,7 @@ struct Lesson06: ParsableCommand {
     @Option(help: ArgumentHelp("Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more).", valueName: "values"))
     var variableLimit: Int?
 
-    static let quickPerRowCommitRows = 2_000
+    static let quickPerRowCommitRows = 1_000
 
     func validate() throws {
         guard (1...1_000_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 1000000 (got \(rows))") }

@@ -28,7 +28,7 @@ struct SaveJob: Sendable {
     var rows = 100_000
     /// One row per commit is slow (a disk sync per row), so by default it does only the
     /// first rows of the job and its speed is reported from those; `--full` does them all.
-    var perRowCommitRows = 2_000
+    var perRowCommitRows = 1_000
     /// Rows per transaction in the multi-row strategy (the threaded Screen shows progress per commit).
     var batchRows = 10_000
     /// Lower the variable limit of the writer's connection (nil: leave SQLite's).
