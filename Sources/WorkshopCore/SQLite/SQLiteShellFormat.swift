@@ -35,3 +35,23 @@ extension SQLiteDatabase {
     /// Whether this connection is inside an explicit transaction (BEGIN without COMMIT yet).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
+
+extension SQLiteDatabase {
+    /// Runs `body` and counts the SQL statements this connection started meanwhile
+    /// (BEGIN and COMMIT included), with SQLite's trace hook. Exercise checks use it to tell
+    /// one statement per row from batches.
+    public func countingStatements<T>(_ body: () throws -> T) rethrows -> (result: T, statements: Int) {
+        let counter = StatementCounter()
+        // The hook runs on this thread, inside sqlite3_step called from `body`: no lock needed.
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, _ in
+            if let context { Unmanaged<StatementCounter>.fromOpaque(context).takeUnretainedValue().statements += 1 }
+            return 0
+        }, Unmanaged.passUnretained(counter).toOpaque())
+        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
+        let result = try withExtendedLifetime(counter) { try body() }
+        return (result, counter.statements)
+    }
+}
+
+/// The count behind `countingStatements`, reached from SQLite's C trace hook.
+private final class StatementCounter { var statements = 0 }

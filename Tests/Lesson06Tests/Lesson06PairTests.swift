@@ -1,0 +1,69 @@
+import XCTest
+@testable import lesson06
+import WorkshopCore
+
+/// The same save through both variants, side by side. XCTest, because these runs need the
+/// real main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+final class Lesson06PairTests: XCTestCase {
+    private var scratch: ScratchDirectory!
+
+    override func setUpWithError() throws {
+        scratch = try ScratchDirectory(prefix: "lesson06-pair")
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    /// Large enough that the no-thread save blocks the main thread for many frames.
+    private func run(_ variant: Variant, rows: Int = 100_000) -> SaveRun {
+        var settings = SaveRun.Settings()
+        settings.job.rows = rows
+        settings.job.perRowCommitRows = 200
+        settings.job.batchRows = 5_000
+        settings.timeoutSeconds = 120
+        return SaveRun.perform(variant, settings: settings, directory: scratch)
+    }
+
+    func testBothVariantsSaveTheSameTablesAndOnlyTheThreadedOneKeepsTheScreenAlive() throws {
+        let plain = run(.noThread)
+        let queued = run(.threaded)
+        XCTAssertNil(plain.failure)
+        XCTAssertNil(queued.failure)
+
+        // Same result: every strategy's final table is identical both ways.
+        XCTAssertEqual(plain.digests.count, 3)
+        XCTAssertEqual(plain.digests, queued.digests)
+        XCTAssertEqual(plain.results.map(\.rows), [200, 100_000, 100_000])
+        XCTAssertEqual(queued.results.map(\.rows), [200, 100_000, 100_000])
+
+        // The no-thread stall covers the write: the Screen could not draw until it was done.
+        let written = plain.results.map(\.seconds).reduce(0, +)
+        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.9 * written,
+                                    "stall \(plain.screen.maxStallSeconds) s for \(written) s of writing")
+        // The threaded one stays under a tenth of it.
+        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds,
+                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
+    }
+
+    func testTheMainThreadReadsOnlyWholeBatches() {
+        let queued = run(.threaded)
+        XCTAssertNil(queued.failure)
+        XCTAssertGreaterThan(queued.countReadsOnMain, 10, "the main thread kept reading while the writer wrote")
+        XCTAssertEqual(queued.tornReads, [], "a count from the middle of a transaction")
+    }
+
+    func testTheWriterConnectionHonoursALoweredLimit() {
+        var settings = SaveRun.Settings()
+        settings.job.rows = 3_000
+        settings.job.perRowCommitRows = 10
+        settings.job.batchRows = 1_000
+        settings.job.variableLimit = 7
+        settings.timeoutSeconds = 60
+        let queued = SaveRun.perform(.threaded, settings: settings, directory: scratch)
+        XCTAssertNil(queued.failure)
+        XCTAssertEqual(queued.results.last?.rowsPerStatement, 2)
+        XCTAssertEqual(queued.results.last?.commits, 3)
+    }
+}
