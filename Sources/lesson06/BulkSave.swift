@@ -35,6 +35,7 @@ enum BulkSave {
                 try statement.run(SaveJob.row(i))
                 commits += 1
                 committed(i)
+                if let budget = job.perRowCommitBudgetSeconds, clock.elapsed > budget { break }
             }
         case .oneTransaction:
             let statement = try database.prepare(upsertOneRow)
@@ -50,7 +51,9 @@ enum BulkSave {
             commits = try writeInTransactions((1...total).lazy.map(SaveJob.row), batchRows: job.batchRows,
                                               with: batcher, committed: committed)
         }
-        return Result(strategy: strategy, rows: total, seconds: clock.elapsed, commits: commits,
+        // Rows actually written: one row per commit may have stopped early (its time budget).
+        let rows = strategy == .perRowCommit ? commits : total
+        return Result(strategy: strategy, rows: rows, seconds: clock.elapsed, commits: commits,
                       rowsPerStatement: rowsPerStatement)
     }
 

@@ -29,6 +29,9 @@ struct SaveJob: Sendable {
     /// One row per commit is slow (a disk sync per row), so by default it does only the
     /// first rows of the job and its speed is reported from those; `--full` does them all.
     var perRowCommitRows = 1_000
+    /// ... and stops after this many seconds, whichever comes first (nil: no time limit).
+    /// A disk sync takes 0.1 ms to 5 ms depending on the disk and how busy it is.
+    var perRowCommitBudgetSeconds: Double? = nil
     /// Rows per transaction in the multi-row strategy (the threaded Screen shows progress per commit).
     var batchRows = 10_000
     /// Lower the variable limit of the writer's connection (nil: leave SQLite's).
