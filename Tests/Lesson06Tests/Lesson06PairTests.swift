@@ -19,7 +19,7 @@ final class Lesson06PairTests: XCTestCase {
     private func run(_ variant: Variant, rows: Int = 100_000) -> SaveRun {
         var settings = SaveRun.Settings()
         settings.job.rows = rows
-        settings.job.perRowCommitRows = 200
+        settings.job.perRowCommitRows = 50
         settings.job.batchRows = 5_000
         settings.timeoutSeconds = 120
         return SaveRun.perform(variant, settings: settings, directory: scratch)
@@ -34,8 +34,8 @@ final class Lesson06PairTests: XCTestCase {
         // Same result: every strategy's final table is identical both ways.
         XCTAssertEqual(plain.digests.count, 3)
         XCTAssertEqual(plain.digests, queued.digests)
-        XCTAssertEqual(plain.results.map(\.rows), [200, 100_000, 100_000])
-        XCTAssertEqual(queued.results.map(\.rows), [200, 100_000, 100_000])
+        XCTAssertEqual(plain.results.map(\.rows), [50, 100_000, 100_000])
+        XCTAssertEqual(queued.results.map(\.rows), [50, 100_000, 100_000])
 
         // The no-thread stall covers the write: the Screen could not draw until it was done.
         let written = plain.results.map(\.seconds).reduce(0, +)
