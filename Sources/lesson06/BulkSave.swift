@@ -1,3 +1,4 @@
+import Foundation
 import WorkshopCore
 
 /// Runs one strategy of the `SaveJob` on one connection: the code is the same whichever
@@ -21,7 +22,12 @@ enum BulkSave {
     /// commit (on the calling thread). A failing commit throws after rolling back only its
     /// own transaction: what was committed before stays.
     static func run(_ strategy: SaveStrategy, job: SaveJob, on database: SQLiteDatabase,
-                    committed: (Int) -> Void) throws -> Result {
+                    committed reportCommitted: (Int) -> Void) throws -> Result {
+        // Every commit goes through here: the injected slow-storage latency, then the report.
+        func committed(_ rows: Int) {
+            if job.commitLatencySeconds > 0 { Thread.sleep(forTimeInterval: job.commitLatencySeconds) }
+            reportCommitted(rows)
+        }
         if let limit = job.variableLimit { database.variableLimit = limit }
         let total = job.rows(for: strategy)
         let clock = Stopwatch()

@@ -31,6 +31,9 @@ struct Lesson06: ParsableCommand {
     @Option(help: ArgumentHelp("Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more).", valueName: "values"))
     var variableLimit: Int?
 
+    @Option(help: ArgumentHelp("Extra seconds each commit takes, to play a slow phone's storage (0-1; default 0).", valueName: "seconds"))
+    var commitLatency = 0.0
+
     static let quickPerRowCommitRows = 1_000
     static let quickPerRowCommitSeconds = 1.5
 
@@ -38,6 +41,9 @@ struct Lesson06: ParsableCommand {
         guard (1...1_000_000).contains(rows) else { throw ValidationError("--rows must be between 1 and 1000000 (got \(rows))") }
         guard (1...1_000_000).contains(batchRows) else {
             throw ValidationError("--batch-rows must be between 1 and 1000000 (got \(batchRows))")
+        }
+        guard (0...1).contains(commitLatency) else {
+            throw ValidationError("--commit-latency must be between 0 and 1 second (got \(commitLatency))")
         }
         if let variableLimit, variableLimit < SaveJob.columns.count {
             throw ValidationError("--variable-limit must be at least \(SaveJob.columns.count), one row's values (got \(variableLimit))")
@@ -51,6 +57,7 @@ struct Lesson06: ParsableCommand {
         job.perRowCommitBudgetSeconds = full ? nil : Self.quickPerRowCommitSeconds
         job.batchRows = batchRows
         job.variableLimit = variableLimit
+        job.commitLatencySeconds = commitLatency
         return job
     }
 
@@ -97,7 +104,8 @@ struct Lesson06: ParsableCommand {
         let report = LessonReport(
             lesson: "06", title: "SQLite upsert: batches on a writer queue",
             parameters: [("rows", .count(rows)), ("perRowCommitRows", .count(job.rows(for: .perRowCommit))),
-                         ("batchRows", .count(batchRows)), ("sqliteVersion", .text(limits.libraryVersion)),
+                         ("batchRows", .count(batchRows)), ("commitLatencySeconds", .seconds(commitLatency)),
+                         ("sqliteVersion", .text(limits.libraryVersion)),
                          ("variableLimit", .count(variableLimit ?? limits.variableLimit)),
                          ("compoundSelectLimit", .count(limits.compoundSelectLimit))],
             variants: runs.map { VariantResult(name: $0.variant.rawValue, metrics: $0.metrics) },

@@ -34,6 +34,9 @@ struct SaveJob: Sendable {
     var perRowCommitBudgetSeconds: Double? = nil
     /// Rows per transaction in the multi-row strategy (the threaded Screen shows progress per commit).
     var batchRows = 10_000
+    /// Extra seconds every commit takes, to play a slow phone's flash storage (the iPhone 3G
+    /// of the 2010-05-30 article needed more than 5 s for ~300 objects). 0: the real disk only.
+    var commitLatencySeconds = 0.0
     /// Lower the variable limit of the writer's connection (nil: leave SQLite's).
     var variableLimit: Int?
     /// Every `seedEvery`-th id exists before the job starts.

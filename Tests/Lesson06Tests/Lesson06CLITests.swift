@@ -84,6 +84,7 @@ final class Lesson06CLITests: XCTestCase {
     func testBadFlagsExit64AndNameTheFlag() throws {
         for (arguments, flag) in [(["--variant", "sideways"], "--variant"), (["--rows", "0"], "--rows"),
                                   (["--batch-rows", "0"], "--batch-rows"), (["--variable-limit", "2"], "--variable-limit"),
+                                  (["--commit-latency", "5"], "--commit-latency"),
                                   (["--rows", "many"], "--rows"), (["--no-such-flag"], "--no-such-flag")] {
             let outcome = try Self.lesson06(arguments)
             XCTAssertEqual(outcome.status, 64, "\(arguments)")
@@ -94,7 +95,7 @@ final class Lesson06CLITests: XCTestCase {
     func testHelpExplainsEveryFlag() throws {
         let outcome = try Self.lesson06(["--help"])
         XCTAssertEqual(outcome.status, 0)
-        for flag in ["--variant", "--json", "--rows", "--full", "--batch-rows", "--variable-limit"] {
+        for flag in ["--variant", "--json", "--rows", "--full", "--batch-rows", "--variable-limit", "--commit-latency"] {
             XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
         }
     }

@@ -15,12 +15,14 @@ final class Lesson06PairTests: XCTestCase {
         scratch.remove()
     }
 
-    /// Large enough that the no-thread save blocks the main thread for many frames.
-    private func run(_ variant: Variant, rows: Int = 100_000) -> SaveRun {
+    /// 21 commits (10 one-row commits, 1 transaction, 10 batches), each made 0.25 s slower
+    /// (a slow phone's storage): the no-thread save blocks the main thread for over 5 s.
+    private func run(_ variant: Variant, rows: Int = 50_000, commitLatency: Double = 0.25) -> SaveRun {
         var settings = SaveRun.Settings()
         settings.job.rows = rows
-        settings.job.perRowCommitRows = 50
-        settings.job.batchRows = 5_000
+        settings.job.perRowCommitRows = 10
+        settings.job.batchRows = rows / 10
+        settings.job.commitLatencySeconds = commitLatency
         settings.timeoutSeconds = 120
         return SaveRun.perform(variant, settings: settings, directory: scratch)
     }
@@ -34,11 +36,13 @@ final class Lesson06PairTests: XCTestCase {
         // Same result: every strategy's final table is identical both ways.
         XCTAssertEqual(plain.digests.count, 3)
         XCTAssertEqual(plain.digests, queued.digests)
-        XCTAssertEqual(plain.results.map(\.rows), [50, 100_000, 100_000])
-        XCTAssertEqual(queued.results.map(\.rows), [50, 100_000, 100_000])
+        XCTAssertEqual(plain.results.map(\.rows), [10, 50_000, 50_000])
+        XCTAssertEqual(queued.results.map(\.rows), [10, 50_000, 50_000])
 
-        // The no-thread stall covers the write: the Screen could not draw until it was done.
+        // The no-thread stall covers the write (and its 21 slow commits): the Screen could
+        // not draw until it was done.
         let written = plain.results.map(\.seconds).reduce(0, +)
+        XCTAssertGreaterThanOrEqual(written, 21 * 0.25)
         XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.9 * written,
                                     "stall \(plain.screen.maxStallSeconds) s for \(written) s of writing")
         print(String(format: "lesson06 pair: max stall no-thread %.3f s, threaded %.3f s", plain.screen.maxStallSeconds,
@@ -50,7 +54,7 @@ final class Lesson06PairTests: XCTestCase {
     }
 
     func testTheMainThreadReadsOnlyWholeBatches() {
-        let queued = run(.threaded, rows: 40_000)
+        let queued = run(.threaded, rows: 40_000, commitLatency: 0)
         XCTAssertNil(queued.failure)
         XCTAssertGreaterThan(queued.countReadsOnMain, 10, "the main thread kept reading while the writer wrote")
         XCTAssertEqual(queued.tornReads, [], "a count from the middle of a transaction")
