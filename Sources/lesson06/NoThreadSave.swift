@@ -13,7 +13,8 @@ enum NoThreadSave {
         do {
             for strategy in SaveStrategy.allCases {
                 let database = try SQLiteDatabase(path: databases[strategy]!)
-                // Progress is set, but nobody sees it: the main thread is busy right here.
+                // No progress reports: the Screen could not draw them anyway, the main
+                // thread is busy right here until the last row is in.
                 let result = try BulkSave.run(strategy, job: controller.job, on: database) { _ in }
                 controller.showResult(result)
             }

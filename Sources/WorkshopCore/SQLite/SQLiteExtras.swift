@@ -1,6 +1,7 @@
 import CSQLite
 
-// Additions for lesson 06 (additive: nothing above them changed).
+// Additions made for lesson 06, all additive: shell-style row printing, the limits by name,
+// whether a transaction is open, and a statement counter for exercise checks.
 
 extension SQLiteDatabase {
     /// Runs a query and returns its rows as the `sqlite3` shell prints them in its default
