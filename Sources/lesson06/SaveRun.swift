@@ -22,7 +22,7 @@ struct SaveRun {
     /// Runs `variant` with its own database files in `directory`. Call on the main thread:
     /// it runs the main run loop until the variant has finished (or the timeout passed).
     static func perform(_ variant: Variant, settings: Settings, directory: ScratchDirectory,
-                        prepare: (SaveScreen) -> Void = { _ in }) -> SaveRun {
+                        prepare: (SaveScreen, [SaveStrategy: String]) throws -> Void = { _, _ in }) -> SaveRun {
         requireMainQueue()
         let job = settings.job
         let screen = Screen(title: "saving \(job.rows) rows (\(variant.rawValue))", output: settings.output)
@@ -37,12 +37,12 @@ struct SaveRun {
                 databases[strategy] = path
             }
             if variant == .threaded { watcher = try CountWatcher(controller: controller, databases: databases) }
+            try prepare(controller, databases)
         } catch {
             screen.start()
             return SaveRun(variant: variant, metrics: [], results: [], digests: [:], failure: "setup failed: \(error)",
                            screen: screen.stop(), countReadsOnMain: 0, tornReads: [])
         }
-        prepare(controller)
 
         let clock = Stopwatch()
         screen.start()

@@ -60,6 +60,32 @@ final class Lesson06PairTests: XCTestCase {
         XCTAssertEqual(queued.tornReads, [], "a count from the middle of a transaction")
     }
 
+    func testAFailingBatchIsReportedBothWaysAndEarlierBatchesStay() throws {
+        for variant in [Variant.noThread, .threaded] {
+            var settings = SaveRun.Settings()
+            settings.job.rows = 30
+            settings.job.perRowCommitRows = 5
+            settings.job.batchRows = 10
+            settings.timeoutSeconds = 30
+            var batchedFile = ""
+            let failed = SaveRun.perform(variant, settings: settings, directory: scratch) { _, databases in
+                // Row 15, in the second batch, is refused by a trigger with its own message.
+                batchedFile = databases[.multiRowBatches]!
+                try SQLiteDatabase(path: batchedFile).execute("""
+                    create trigger refuse before insert on tblA when new.id = '0000015'
+                    begin select raise(abort, 'row 15 refused'); end
+                    """)
+            }
+            XCTAssertEqual(failed.failure?.contains("row 15 refused"), true, "\(variant): \(failed.failure ?? "no failure")")
+            XCTAssertEqual(failed.results.map(\.strategy), [.perRowCommit, .oneTransaction], "\(variant)")
+            // Batch 1 (rows 1-10: 9 new, row 10 existed) is committed; nothing of batch 2.
+            let rows = try SQLiteDatabase(path: batchedFile).query("select count(*), max(id) from tblA")
+            XCTAssertEqual(rows, [[.integer(3 + 9), .text("0000030")]], "\(variant)")
+            XCTAssertEqual(try SQLiteDatabase(path: batchedFile).query("select count(*) from tblA where id between '0000011' and '0000019'"),
+                           [[.integer(0)]], "\(variant): a row of the failed batch was committed")
+        }
+    }
+
     func testTheWriterConnectionHonoursALoweredLimit() {
         var settings = SaveRun.Settings()
         settings.job.rows = 3_000
