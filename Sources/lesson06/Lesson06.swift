@@ -31,7 +31,7 @@ struct Lesson06: ParsableCommand {
     @Option(help: ArgumentHelp("Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more).", valueName: "values"))
     var variableLimit: Int?
 
-    @Option(help: ArgumentHelp("Extra seconds each commit takes, to play a slow phone's storage (0-1; default 0).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Extra seconds each commit takes, to play a slow phone's storage (0-1).", valueName: "seconds"))
     var commitLatency = 0.0
 
     static let quickPerRowCommitRows = 1_000
