@@ -62,8 +62,13 @@ let lesson05Targets: [Target] = [
 let lesson05Exercises: [Target.Dependency] = ["Exercise05"]
 
 // MARK: - Lesson 06: SQLite upsert (issue 5)
-let lesson06Targets: [Target] = []
-let lesson06Exercises: [Target.Dependency] = []
+let lesson06Targets: [Target] = [
+    .executableTarget(name: "lesson06", dependencies: ["WorkshopCore", argumentParser]),
+    .target(name: "Exercise06", dependencies: ["WorkshopCore"], path: "Exercises/06-upsert-flags",
+            exclude: ["README.md", "hints.md"]),
+    .testTarget(name: "Lesson06Tests", dependencies: ["lesson06", "WorkshopCore"]),
+]
+let lesson06Exercises: [Target.Dependency] = ["Exercise06"]
 
 // MARK: - Lesson 07: layout math (issue 6)
 let lesson07Targets: [Target] = []

@@ -1,0 +1,115 @@
+import Exercise06
+import WorkshopCore
+
+/// The checks of exercise 06 (Exercises/06-upsert-flags).
+public enum Exercise06Checks: ExerciseCheckSuite {
+    public static let id = "06"
+    public static let title = "upsert the flags, in batches"
+    public static let directory = "Exercises/06-upsert-flags"
+
+    public typealias SaveFlags = ([(id: String, flg: Bool)], SQLiteDatabase) throws -> Void
+
+    /// The file the learner edits, and its fingerprint as shipped.
+    public static let exerciseFile = "Exercises/06-upsert-flags/FlagSaver.swift"
+    public static let shippedFingerprint = "f872bf35fba42433"
+
+    public static func runLearner() -> [CheckResult] { run(learnersSaveFlags) }
+
+    /// The learner's version: `FlagSaver.saveFlags` in Exercises/06-upsert-flags.
+    public static func learnersSaveFlags(_ flags: [(id: String, flg: Bool)], _ database: SQLiteDatabase) throws {
+        try FlagSaver.saveFlags(flags, into: database)
+    }
+
+    /// A private in-memory database with tblA (ids "1" to "\(existing)", message "m<id>", flg 0)
+    /// and a reply table whose rows go with their parent (ON DELETE CASCADE).
+    static func database(existing: Int) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute("""
+            PRAGMA foreign_keys = ON;
+            create table tblA (id text, message text, flg boolean, primary key (id));
+            create table reply (rid integer primary key, parent text not null references tblA(id) on delete cascade, body text);
+            """)
+        let insert = try database.prepare("insert into tblA (id, message, flg) values (?, ?, 0)")
+        try database.transaction {
+            for i in stride(from: 1, through: existing, by: 1) { try insert.run([.text(String(i)), .text("m\(i)")]) }
+        }
+        return database
+    }
+
+    /// Runs every check against `saveFlags`.
+    public static func run(_ saveFlags: SaveFlags) -> [CheckResult] {
+        [keepsMessages(saveFlags), keepsRows(saveFlags), anyLimit(saveFlags), batches(saveFlags)]
+    }
+
+    static func failed(_ name: String, _ expected: String, _ error: Error, hint: Int) -> CheckResult {
+        // SQLite's message without the statement (which can be thousands of `(?, ?)` long).
+        let message = (error as? SQLiteError).map { "\($0.message) (SQLite code \($0.code))" } ?? "\(error)"
+        return CheckResult(name: name, passed: false, expected: expected, got: "it threw: \(message)", hint: hint)
+    }
+
+    static func keepsMessages(_ saveFlags: SaveFlags) -> CheckResult {
+        let name = "a row that exists keeps its message"
+        let wanted = ["1|m1|0", "2|m2|1", "3|m3|0", "4|m4|1", "5|m5|0", "9||1"]
+        do {
+            let database = try database(existing: 5)
+            try saveFlags([("2", true), ("4", true), ("9", true)], database)
+            let got = try database.shellLines("select * from tblA order by id")
+            return CheckResult(name: name, passed: got == wanted, expected: wanted.joined(separator: "  "),
+                               got: got.joined(separator: "  "), hint: 1)
+        } catch {
+            return failed(name, wanted.joined(separator: "  "), error, hint: 1)
+        }
+    }
+
+    static func keepsRows(_ saveFlags: SaveFlags) -> CheckResult {
+        let name = "a row that exists stays the same row (its replies survive)"
+        let wanted = "row 2 keeps rowid 2 and its 1 reply"
+        do {
+            let database = try database(existing: 3)
+            try database.run("insert into reply (parent, body) values (?, ?)", ["2", "a reply to row 2"])
+            try saveFlags([("2", true)], database)
+            let rowid = try database.query("select rowid from tblA where id = ?", ["2"]).first?.first?.int
+            let replies = try database.query("select count(*) from reply where parent = ?", ["2"]).first?.first?.int ?? 0
+            return CheckResult(name: name, passed: rowid == 2 && replies == 1, expected: wanted,
+                               got: "row 2 has rowid \(rowid.map(String.init) ?? "none") and \(replies) reply(ies)", hint: 2)
+        } catch {
+            return failed(name, wanted, error, hint: 2)
+        }
+    }
+
+    static func anyLimit(_ saveFlags: SaveFlags) -> CheckResult {
+        let name = "works under any variable limit"
+        let wanted = "1,000 pairs under a limit of 7 and 2,000 under 999: every flag 1"
+        do {
+            var got: [String] = []
+            for (limit, pairs) in [(7, 1_000), (999, 2_000)] {
+                let database = try database(existing: pairs / 2)
+                database.variableLimit = limit
+                try saveFlags((1...pairs).map { (String($0), true) }, database)
+                let set = try database.query("select count(*) from tblA where flg = 1").first?.first?.int ?? 0
+                got.append("limit \(limit): \(set) of \(pairs) flags set")
+            }
+            let passed = got == ["limit 7: 1000 of 1000 flags set", "limit 999: 2000 of 2000 flags set"]
+            return CheckResult(name: name, passed: passed, expected: wanted, got: got.joined(separator: "; "), hint: 3)
+        } catch {
+            return failed(name, wanted, error, hint: 3)
+        }
+    }
+
+    static func batches(_ saveFlags: SaveFlags) -> CheckResult {
+        let name = "multi-row statements sized from the limit, not one per pair"
+        let wanted = "1,000 pairs under a limit of 999 in at most 10 statements (499 pairs fit in one)"
+        do {
+            let database = try database(existing: 500)
+            database.variableLimit = 999
+            let (_, statements) = try database.countingStatements {
+                try saveFlags((1...1_000).map { (String($0), $0 % 2 == 0) }, database)
+            }
+            let right = try database.query("select count(*) from tblA where flg = (cast(id as integer) % 2 = 0)").first?.first?.int ?? 0
+            return CheckResult(name: name, passed: statements <= 10 && right == 1_000, expected: wanted,
+                               got: "\(statements) statements, \(right) of 1000 flags right", hint: 3)
+        } catch {
+            return failed(name, wanted, error, hint: 3)
+        }
+    }
+}
