@@ -51,8 +51,10 @@ final class Lesson03PairTests: XCTestCase {
     }
 
     func testThreadedKeepsTheMainThreadFree() {
-        let plain = run(.noThread)
-        let queued = run(.threaded)
+        // 50 ms per request, 20 rows: about a second of waiting, so a busy CI machine's
+        // scheduling hiccups stay small next to it.
+        let plain = run(.noThread, rows: 20)
+        let queued = run(.threaded, rows: 20)
         XCTAssertLessThan(queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
                           "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
         XCTAssertLessThan(queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0),
@@ -61,6 +63,8 @@ final class Lesson03PairTests: XCTestCase {
     }
 
     func testFourImageQueuesHalveTheIconsPhase() throws {
+        // A longer link (150 ms) so that waiting, not CPU, dominates the icons phase.
+        server.knobs.latencySeconds = 0.15
         let serial = run(.threaded, rows: 12, imageWidth: 1)
         let wide = run(.threaded, rows: 12, imageWidth: 4)
         let serialPhase = try XCTUnwrap(serial.iconsPhaseSeconds)
