@@ -35,7 +35,10 @@ let lesson01Targets: [Target] = []
 let lesson01Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 02: run-loop thread (issue 3)
-let lesson02Targets: [Target] = []
+let lesson02Targets: [Target] = [
+    .executableTarget(name: "lesson02", dependencies: ["WorkshopCore", argumentParser]),
+    .testTarget(name: "Lesson02Tests", dependencies: ["lesson02", "WorkshopCore"]),
+]
 let lesson02Exercises: [Target.Dependency] = []
 
 // MARK: - Lesson 04: gzip (issue 4)

@@ -24,6 +24,7 @@ public enum FixtureAPI {
                                 compressible: false)
         }),
         ("/health", { _, _ in .text(200, "ok") }),
+        ("/feed.xml", FeedAPI.route),  // lesson 02's XML feed (FeedAPI.swift)
     ]
 
     /// The users who post; each has an icon.

@@ -1,0 +1,54 @@
+import WorkshopCore
+
+/// The "view controller": it owns the Screen and shows feed items as they come. It never
+/// fetches or parses; the variants decide where that happens. Main queue only, like UIKit.
+final class FeedController: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
+    let screen: Screen
+    private(set) var items: [FeedItem] = []
+    private(set) var failure: FeedError?
+    private(set) var parseEnded = false
+    /// Monotonic time stamps (`monotonicSeconds()`), to compare with the network thread's.
+    private(set) var firstItemAt: Double?
+    private var shownAt: [Double] = []
+
+    init(screen: Screen) { self.screen = screen }
+
+    var isFinished: Bool { failure != nil || parseEnded }
+
+    func showLoading() {
+        requireMainQueue()
+        screen.table.placeholder = "loading the feed..."
+    }
+
+    func show(_ item: FeedItem) {
+        requireMainQueue()
+        if firstItemAt == nil { firstItemAt = monotonicSeconds() }
+        items.append(item)
+        shownAt.append(monotonicSeconds())
+        let items = items
+        screen.table.reloadData(count: items.count) { TableRow(text: items[$0].title, detail: items[$0].author) }
+        screen.status = "\(items.count) items"
+    }
+
+    /// How many items were on the model before `moment` (a `monotonicSeconds()` stamp).
+    func itemsShown(before moment: Double?) -> Int {
+        requireMainQueue()
+        guard let moment else { return 0 }
+        return shownAt.filter { $0 < moment }.count
+    }
+
+    func finish(_ outcome: Result<Int, FeedError>) {
+        requireMainQueue()
+        switch outcome {
+        case .success: parseEnded = true
+        case .failure(let error): fail(error)
+        }
+    }
+
+    func fail(_ error: FeedError) {
+        requireMainQueue()
+        guard failure == nil else { return }
+        failure = error
+        screen.status = "error: \(error)"
+    }
+}
