@@ -55,11 +55,28 @@ final class FeedXMLDelegate: NSObject, XMLParserDelegate {
     static func run(_ parser: XMLParser, onItem: @escaping (FeedItem) -> Void) -> Result<Int, FeedError> {
         let delegate = FeedXMLDelegate(onItem: onItem)
         parser.delegate = delegate
-        if parser.parse() {
-            return delegate.count > 0 ? .success(delegate.count) : .failure(.noItems)
+        let succeeded = parser.parse()
+        // On Linux `parse()` returns true for a document that simply stops (a cut-off download),
+        // with `parserError` set: so the error, not the return value, is the verdict.
+        if let error = parser.parserError {
+            return .failure(.malformed(line: parser.lineNumber, column: parser.columnNumber, reason: reason(error)))
         }
-        let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown parser error"
-        return .failure(.malformed(line: parser.lineNumber, column: parser.columnNumber, reason: reason))
+        guard succeeded else {
+            return .failure(.malformed(line: parser.lineNumber, column: parser.columnNumber, reason: "the parser gave up"))
+        }
+        return delegate.count > 0 ? .success(delegate.count) : .failure(.noItems)
+    }
+
+    /// Words for libxml2's error codes (Linux gives them without a message).
+    static func reason(_ error: Error) -> String {
+        let code = (error as NSError).code
+        switch XMLParser.ErrorCode(rawValue: code) {
+        case .prematureDocumentEndError?: return "the document ends before its elements are closed (cut off?)"
+        case .tagNameMismatchError?: return "a closing tag does not match its opening tag"
+        case .gtRequiredError?: return "a tag is not closed with '>'"
+        case .emptyDocumentError?: return "the document is empty"
+        default: return "libxml2 error \(code)"
+        }
     }
 }
 
