@@ -87,12 +87,13 @@ public enum Exercise02Checks: ExerciseCheckSuite {
                   ran.wait(timeout: .now() + 2) == .success, let at = started.current else { break }
             delays.append(at - postedAt)
         }
-        let meanDelay = delays.isEmpty ? Double.infinity : delays.reduce(0, +) / Double(delays.count)
+        // The median: on a busy machine a few wake-ups wait for a free core, whatever the code.
+        let medianDelay = delays.isEmpty ? Double.infinity : delays.sorted()[delays.count / 2]
         results.append(CheckResult(
             name: "a job posted to the idle thread starts at once",
-            passed: delays.count == 20 && meanDelay < 0.020,
-            expected: "20 jobs, each starting on average under 20 ms after post",
-            got: delays.count == 20 ? String(format: "%.1f ms on average", meanDelay * 1000) : "only \(delays.count) of 20 jobs ran",
+            passed: delays.count == 20 && medianDelay < 0.020,
+            expected: "20 jobs, the median one starting under 20 ms after post",
+            got: delays.count == 20 ? String(format: "a median of %.1f ms", medianDelay * 1000) : "only \(delays.count) of 20 jobs ran",
             hint: 4))
 
         // 4. stop() ends the thread.

@@ -1,3 +1,4 @@
+import Dispatch
 import WorkshopCore
 
 /// The "view controller": it owns the Screen and shows feed items as they come. It never
@@ -13,18 +14,33 @@ final class FeedController: @unchecked Sendable {  // @unchecked: confined to th
 
     init(screen: Screen) { self.screen = screen }
 
-    var isFinished: Bool { failure != nil || parseEnded }
+    /// Done when the parse has ended and every item is on the table, or on the first failure.
+    var isFinished: Bool { failure != nil || (parseEnded && pending.isEmpty) }
 
     func showLoading() {
         requireMainQueue()
         screen.table.placeholder = "loading the feed..."
     }
 
+    /// Items that arrived but are not on the table yet.
+    private var pending: [FeedItem] = []
+
+    /// Takes an item; it goes on the table at the end of this turn of the main queue, together
+    /// with any others that arrive in the same turn (one reload, as a table view would batch).
     func show(_ item: FeedItem) {
         requireMainQueue()
         if firstItemAt == nil { firstItemAt = monotonicSeconds() }
-        items.append(item)
         shownAt.append(monotonicSeconds())
+        pending.append(item)
+        if pending.count == 1 {
+            DispatchQueue.main.async { self.reloadTable() }
+        }
+    }
+
+    private func reloadTable() {
+        requireMainQueue()
+        items += pending
+        pending.removeAll()
         let items = items
         screen.table.reloadData(count: items.count) { TableRow(text: items[$0].title, detail: items[$0].author) }
         screen.status = "\(items.count) items"

@@ -101,6 +101,7 @@ struct FeedRun {
                 ("fetchCallbacks", .count(probe.callbacks)),
                 ("callbacksOffNetworkThread", .count(probe.callbacksOffThread)),
                 ("dataChunks", .count(probe.chunks)),
+                ("medianCallbackDelaySeconds", .seconds(stats.medianDelaySeconds)),
                 ("meanCallbackDelaySeconds", .seconds(stats.meanDelaySeconds)),
                 ("maxCallbackDelaySeconds", .seconds(stats.maxDelaySeconds)),
             ]

@@ -28,10 +28,12 @@ final class RunLoopThread: @unchecked Sendable {  // @unchecked: what other thre
         /// Times the inbox was drained (each one is the loop waking for work).
         var wakeUps = 0
         var blocksRun = 0
-        /// Seconds from `post` to the block starting on the thread.
-        var maxDelaySeconds = 0.0
-        var totalDelaySeconds = 0.0
-        var meanDelaySeconds: Double { blocksRun == 0 ? 0 : totalDelaySeconds / Double(blocksRun) }
+        /// Seconds from `post` to the block starting on the thread, for each block run.
+        var delays: [Double] = []
+        var maxDelaySeconds: Double { delays.max() ?? 0 }
+        var meanDelaySeconds: Double { delays.isEmpty ? 0 : delays.reduce(0, +) / Double(delays.count) }
+        /// The typical delay; unlike the mean, one late wake-up on a busy machine does not move it.
+        var medianDelaySeconds: Double { delays.isEmpty ? 0 : delays.sorted()[delays.count / 2] }
     }
 
     private struct Inbox {
@@ -177,8 +179,7 @@ final class RunLoopThread: @unchecked Sendable {  // @unchecked: what other thre
             state.stats.wakeUps += state.blocks.isEmpty ? 0 : 1
             for (posted, _) in state.blocks {
                 state.stats.blocksRun += 1
-                state.stats.totalDelaySeconds += now - posted
-                state.stats.maxDelaySeconds = max(state.stats.maxDelaySeconds, now - posted)
+                state.stats.delays.append(now - posted)
             }
             return state.blocks
         }
