@@ -67,15 +67,17 @@ final class FeedXMLDelegate: NSObject, XMLParserDelegate {
         return delegate.count > 0 ? .success(delegate.count) : .failure(.noItems)
     }
 
-    /// Words for libxml2's error codes (Linux gives them without a message).
+    /// Words for libxml2's error codes. Linux gives them without a message, and its
+    /// `XMLParser.ErrorCode` enum is numbered one off from libxml2's codes (measured: rawValue 5
+    /// is `invalidHexCharacterRefError`), so the numbers are matched here directly.
     static func reason(_ error: Error) -> String {
-        let code = (error as NSError).code
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .prematureDocumentEndError?: return "the document ends before its elements are closed (cut off?)"
-        case .tagNameMismatchError?: return "a closing tag does not match its opening tag"
-        case .gtRequiredError?: return "a tag is not closed with '>'"
-        case .emptyDocumentError?: return "the document is empty"
-        default: return "libxml2 error \(code)"
+        switch (error as NSError).code {
+        case 4: "the document is empty"
+        case 5: "the document ends before its elements are closed (cut off?)"
+        case 73: "a tag is not closed with '>'"
+        case 76: "a closing tag does not match its opening tag"
+        case 77: "the document ends inside an element (cut off?)"
+        case let code: "libxml2 error \(code)"
         }
     }
 }

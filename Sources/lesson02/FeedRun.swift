@@ -24,6 +24,8 @@ struct FeedRun {
 
     struct Settings {
         var items = FeedAPI.defaultItems
+        /// Asks the server to break the feed (the `fault` query item).
+        var fault: Fault?
         var output = ScreenOutput.silent
         /// Upper bound for the whole run; a run that has not finished by then is reported as failed.
         var timeoutSeconds = 60.0
@@ -44,7 +46,7 @@ struct FeedRun {
     /// until the feed is shown (or `settings.timeoutSeconds` passed).
     static func perform(_ kind: Kind, endpoint: FixtureEndpoint, settings: Settings) -> FeedRun {
         requireMainQueue()
-        let url = endpoint.url("/feed.xml?items=\(settings.items)")
+        let url = endpoint.url("/feed.xml?items=\(settings.items)" + (settings.fault.map { "&fault=\($0)" } ?? ""))
         let screen = Screen(title: "feed (\(kind.name))", output: settings.output)
         let controller = FeedController(screen: screen)
         let clock = Stopwatch()

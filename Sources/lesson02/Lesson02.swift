@@ -28,12 +28,18 @@ struct Lesson02: ParsableCommand {
           help: "With the threaded variant, also run the two spinning loops and parse-after-download, for comparison.")
     var compare = true
 
+    @Option(help: ArgumentHelp("Ask the server to break the feed: malformed (cut in half), drop, stall, or an HTTP status such as 500.", valueName: "kind"))
+    var fault: String?
+
     static let defaultLatency = 0.1
     /// About 50 KB of feed at 25 KB/s: two seconds, long enough to watch items arrive.
     static let defaultBandwidth = 25_000
 
     func validate() throws {
         guard (1...5000).contains(items) else { throw ValidationError("--items must be between 1 and 5000 (got \(items))") }
+        if let fault, Fault(fault) == nil {
+            throw ValidationError("--fault must be malformed, drop, stall or an HTTP status 100-599 (got '\(fault)')")
+        }
     }
 
     /// The runs for one `--variant`, in the order they are shown.
@@ -65,6 +71,7 @@ struct Lesson02: ParsableCommand {
         }
         var settings = FeedRun.Settings()
         settings.items = items
+        settings.fault = fault.flatMap(Fault.init)
         settings.output = .automatic(json: common.json)
         let bandwidth = Double(max(endpoint.knobs.bandwidthBytesPerSecond, 1))
         settings.timeoutSeconds = 30 + endpoint.knobs.latencySeconds + Double(feedBytes) / bandwidth

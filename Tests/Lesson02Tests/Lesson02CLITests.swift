@@ -72,7 +72,8 @@ final class Lesson02CLITests: XCTestCase {
     func testBadFlagsExit64AndNameTheFlag() throws {
         for (arguments, flag) in [(["--variant", "sideways"], "--variant"), (["--latency", "-1"], "--latency"),
                                   (["--items", "0"], "--items"), (["--bandwidth", "-5"], "--bandwidth"),
-                                  (["--server", "ftp://x"], "--server"), (["--no-such-flag"], "--no-such-flag")] {
+                                  (["--server", "ftp://x"], "--server"), (["--fault", "gremlins"], "--fault"),
+                                  (["--no-such-flag"], "--no-such-flag")] {
             let outcome = try Self.lesson02(arguments)
             XCTAssertEqual(outcome.status, 64, "\(arguments)")
             XCTAssertTrue(outcome.stderr.contains(flag), "\(arguments): \(outcome.stderr)")
@@ -82,9 +83,16 @@ final class Lesson02CLITests: XCTestCase {
     func testHelpExplainsEveryFlag() throws {
         let outcome = try Self.lesson02(["--help"])
         XCTAssertEqual(outcome.status, 0)
-        for flag in ["--variant", "--json", "--latency", "--bandwidth", "--server", "--items", "--compare", "--no-compare"] {
+        for flag in ["--variant", "--json", "--latency", "--bandwidth", "--server", "--items", "--compare", "--no-compare", "--fault"] {
             XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
         }
+    }
+
+    func testABrokenFeedIsAClearError() throws {
+        let outcome = try Self.lesson02(["--fault", "malformed", "--variant", "threaded", "--no-compare", "--latency", "0",
+                                         "--bandwidth", "0", "--json"])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("not well-formed XML (line"), outcome.stderr)
     }
 
     func testAnUnreachableServerIsAClearErrorNotAHang() throws {
