@@ -8,9 +8,9 @@ final class FeedController: @unchecked Sendable {  // @unchecked: confined to th
     private(set) var items: [FeedItem] = []
     private(set) var failure: FeedError?
     private(set) var parseEnded = false
-    /// Monotonic time stamps (`monotonicSeconds()`), to compare with the network thread's.
-    private(set) var firstItemAt: Double?
+    /// When each item arrived on main, as `monotonicSeconds()` (comparable with the network thread's stamps).
     private var shownAt: [Double] = []
+    var firstItemAt: Double? { shownAt.first }
 
     init(screen: Screen) { self.screen = screen }
 
@@ -29,7 +29,6 @@ final class FeedController: @unchecked Sendable {  // @unchecked: confined to th
     /// with any others that arrive in the same turn (one reload, as a table view would batch).
     func show(_ item: FeedItem) {
         requireMainQueue()
-        if firstItemAt == nil { firstItemAt = monotonicSeconds() }
         shownAt.append(monotonicSeconds())
         pending.append(item)
         if pending.count == 1 {

@@ -37,9 +37,6 @@ final class FeedDownload: @unchecked Sendable {  // @unchecked: confined to the 
         thread.post { [self] in begin() }
     }
 
-    /// The fetch as URLSession sees it (tests wait on it).
-    var currentFetch: ThreadFetch? { thread.isCurrent ? fetch : nil }
-
     private func begin() {
         let controller = controller
         if parsing == .streaming {

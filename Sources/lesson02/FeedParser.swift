@@ -84,14 +84,13 @@ final class FeedXMLDelegate: NSObject, XMLParserDelegate {
 
 /// Parse-after-download: the whole document must be in memory before the first item exists.
 enum FeedParser {
-    static func parse(_ data: Data, onItem: (FeedItem) -> Void = { _ in }) -> Result<[FeedItem], FeedError> {
+    static func parse(_ data: Data, onItem: @escaping (FeedItem) -> Void = { _ in }) -> Result<[FeedItem], FeedError> {
         var items: [FeedItem] = []
-        return withoutActuallyEscaping(onItem) { onItem in
-            FeedXMLDelegate.run(XMLParser(data: data)) { item in
-                items.append(item)
-                onItem(item)
-            }
-        }.map { _ in items }
+        let outcome = FeedXMLDelegate.run(XMLParser(data: data)) { item in
+            items.append(item)
+            onItem(item)
+        }
+        return outcome.map { _ in items }
     }
 }
 

@@ -78,13 +78,12 @@ final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// Hands one event to the network thread, or drops it (and ends the task) if the thread is gone.
     private func deliver(_ event: @escaping @Sendable () -> Void) {
-        guard thread.post(event) else {
+        if !thread.post(event) {
             let task = state.withLock { state -> URLSessionDataTask? in
                 state.droppedEvents += 1
                 return state.task
             }
             task?.cancel()
-            return
         }
     }
 
