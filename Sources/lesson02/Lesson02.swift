@@ -8,12 +8,11 @@ struct Lesson02: ParsableCommand {
         commandName: "lesson02",
         abstract: "A run-loop thread: a news feed fetched and push-parsed on a network thread that sleeps in its run loop between callbacks.",
         discussion: """
-        The no-thread variant downloads the whole XML feed on the main thread and parses it \
-        afterwards, so the Screen is frozen and empty until the end. The threaded variant hands the \
-        fetch to a thread that owns a run loop; every fetch callback runs there, each chunk goes \
-        straight to the XML parser, and items appear while the download is still running. Beside it \
-        run the same thread with its loop written two wrong ways (no source, past deadline), which \
-        spin a core, and the same thread parsing only after the download.
+        The no-thread variant downloads the whole XML feed on the main thread and parses it afterwards, \
+        so the Screen stays frozen and empty until the end. The threaded variant hands the fetch to a \
+        thread that sleeps in its run loop, receives every fetch callback there and parses each chunk \
+        as it arrives, so items appear during the download; beside it run the same thread with its loop \
+        written two wrong ways (no source, past deadline), which spin a core, and parse-after-download.
         Source: "別スレッドで NSURLConnection を使うときのメモ" (2010-06-26); see Lessons/02-run-loop-thread.md.
         """
     )
