@@ -102,7 +102,7 @@ enum FeedParser {
 /// its stream a piece at a time and reports elements as it goes. So the chunks go into a pipe,
 /// and a small parser thread runs `XMLParser` on the pipe's other end: `append` never parses,
 /// it only writes, so the network thread stays free for the next callback.
-final class StreamingFeedParser: @unchecked Sendable {  // @unchecked: `pipe` is only written by one thread at a time (the network thread); `aborted` is a Locked
+final class StreamingFeedParser: @unchecked Sendable {  // @unchecked: the write end and `writerClosed` are touched only on the network thread; the parser thread only reads; `aborted` is a Locked
     private let pipe = Pipe()
     private let aborted = Locked(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -133,18 +133,28 @@ final class StreamingFeedParser: @unchecked Sendable {  // @unchecked: `pipe` is
 
     // `append`, `finish` and `abort` are called on the network thread only: one writer.
 
+    private var writerClosed = false
+
     /// Hands the parser the next chunk.
     func append(_ chunk: Data) {
-        guard !aborted.current else { return }
+        guard !writerClosed, !aborted.current else { return }
         try? pipe.fileHandleForWriting.write(contentsOf: chunk)
     }
 
     /// The download is complete: the parser reads to the end and reports.
-    func finish() { try? pipe.fileHandleForWriting.close() }
+    func finish() { closeWriter() }
 
     /// Gives up: no more items or end report will come.
     func abort() {
         aborted.withLock { $0 = true }
+        closeWriter()
+    }
+
+    /// Closing the write end is the parser's end of file. Only once: a second close could hit
+    /// another file that has reused the descriptor number.
+    private func closeWriter() {
+        guard !writerClosed else { return }
+        writerClosed = true
         try? pipe.fileHandleForWriting.close()
     }
 

@@ -96,13 +96,15 @@ final class RunLoopThread: @unchecked Sendable {  // @unchecked: what other thre
     }
 
     /// Stops the thread: blocks already posted still run, later ones are dropped.
-    /// Returns true when the thread has exited within `timeout` seconds.
+    /// Returns true when the thread has exited within `timeout` seconds. Call it from another
+    /// thread: the thread cannot wait for itself to exit.
     @discardableResult
     func stop(timeout: Double = 5) -> Bool {
+        precondition(!isCurrent, "stop() waits for \(name) to exit; call it from another thread")
         let accepted = post { [self] in
             stopping = true
-            // (c) The loop sleeps until a source fires *or the mode has no source left*:
-            // removing the keep-alive timer is what lets `run(mode:before:)` return.
+            // With `.distantFuture`, `run(mode:before:)` returns only once the mode has no
+            // source left: removing the keep-alive timer is what lets the loop end.
             keepAlive?.invalidate()
         }
         inbox.withLock { $0.open = false }

@@ -65,9 +65,15 @@ final class Lesson02PairTests: XCTestCase {
     }
 
     func testTheKeepAliveLoopSleepsWhileTheOthersSpin() throws {
-        let sleeping = try XCTUnwrap(run(threaded).threadStats)
-        let noSource = try XCTUnwrap(run(.threaded(.noSource, .streaming)).threadStats)
-        let pastDeadline = try XCTUnwrap(run(.threaded(.pastDeadline, .streaming)).threadStats)
+        let runs = [threaded, .threaded(.noSource, .streaming), .threaded(.pastDeadline, .streaming)].map { run($0) }
+        for result in runs {
+            // Also: each thread, spinning or not, stopped once the fetch was over (or this is set).
+            XCTAssertNil(result.failure, result.kind.name)
+            XCTAssertEqual(result.items.count, FeedAPI.defaultItems, result.kind.name)
+        }
+        let sleeping = try XCTUnwrap(runs[0].threadStats)
+        let noSource = try XCTUnwrap(runs[1].threadStats)
+        let pastDeadline = try XCTUnwrap(runs[2].threadStats)
         XCTAssertLessThan(sleeping.cpuSeconds, 0.05 * noSource.cpuSeconds,
                           "CPU: keep-alive \(sleeping.cpuSeconds) s, no source \(noSource.cpuSeconds) s")
         XCTAssertLessThan(sleeping.cpuSeconds, 0.05 * pastDeadline.cpuSeconds,
