@@ -21,12 +21,14 @@ final class FeedDownload: @unchecked Sendable {  // @unchecked: confined to the 
     private let url: URL
     private let parsing: Parsing
     private let controller: FeedController
+    private let timeout: Double
     private var fetch: ThreadFetch?
     private var parser: StreamingFeedParser?
     private var buffer = Data()
 
-    init(url: URL, parsing: Parsing, thread: RunLoopThread, controller: FeedController) {
+    init(url: URL, parsing: Parsing, thread: RunLoopThread, controller: FeedController, timeout: Double = 15) {
         self.url = url
+        self.timeout = timeout
         self.parsing = parsing
         self.thread = thread
         self.controller = controller
@@ -44,7 +46,7 @@ final class FeedDownload: @unchecked Sendable {  // @unchecked: confined to the 
                 onItem: { item in DispatchQueue.main.async { controller.show(item) } },
                 onEnd: { outcome in DispatchQueue.main.async { controller.finish(outcome) } })
         }
-        let fetch = ThreadFetch(url: url, on: thread, callbacks: FetchCallbacks(
+        let fetch = ThreadFetch(url: url, on: thread, timeout: timeout, callbacks: FetchCallbacks(
             response: { [self] _ in noteCallback() },
             data: { [self] chunk in received(chunk) },
             completion: { [self] error in completed(error) }))

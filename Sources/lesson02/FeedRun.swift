@@ -27,6 +27,8 @@ struct FeedRun {
         /// Asks the server to break the feed (the `fault` query item).
         var fault: Fault?
         var output = ScreenOutput.silent
+        /// How long the fetch may go without hearing from the server (URLSession's request timeout).
+        var requestTimeoutSeconds = 15.0
         /// Upper bound for the whole run; a run that has not finished by then is reported as failed.
         var timeoutSeconds = 60.0
     }
@@ -60,7 +62,7 @@ struct FeedRun {
         case .noThread:
             // The main thread waits for the last byte, then parses: no frame until it is all done.
             do {
-                let data = try HTTPFetcher(timeout: settings.timeoutSeconds).fetchBlocking(url)
+                let data = try HTTPFetcher(timeout: settings.requestTimeoutSeconds).fetchBlocking(url)
                 downloadEndedAt = monotonicSeconds()
                 controller.finish(FeedParser.parse(data) { controller.show($0) }.map(\.count))
             } catch {
@@ -69,7 +71,8 @@ struct FeedRun {
         case .threaded(let style, let parsing):
             let networkThread = RunLoopThread(style: style)
             networkThread.start()
-            let job = FeedDownload(url: url, parsing: parsing, thread: networkThread, controller: controller)
+            let job = FeedDownload(url: url, parsing: parsing, thread: networkThread, controller: controller,
+                                   timeout: settings.requestTimeoutSeconds)
             job.start()  // returns at once; the main thread goes back to drawing frames
             thread = networkThread
             download = job

@@ -20,9 +20,10 @@ final class Lesson02PairTests: XCTestCase {
         server.stop()
     }
 
-    private func run(_ kind: FeedRun.Kind, items: Int = FeedAPI.defaultItems) -> FeedRun {
+    private func run(_ kind: FeedRun.Kind, items: Int = FeedAPI.defaultItems, requestTimeout: Double = 15) -> FeedRun {
         var settings = FeedRun.Settings()
         settings.items = items
+        settings.requestTimeoutSeconds = requestTimeout
         settings.timeoutSeconds = 30
         return FeedRun.perform(kind, endpoint: endpoint, settings: settings)
     }
@@ -118,6 +119,16 @@ final class Lesson02PairTests: XCTestCase {
                 XCTAssertEqual(failed.failure?.contains(words), true, "\(kind.name), \(fault): \(failed.failure ?? "no failure")")
                 if kind == threaded { XCTAssertTrue(failed.items.count < 40, "\(fault): a broken feed must not look complete") }
             }
+        }
+    }
+}
+
+extension Lesson02PairTests {
+    func testAStalledServerEndsInATimeoutNotAHang() {
+        server.setFault(.stall, forPathPrefix: "/feed.xml")
+        for kind in [FeedRun.Kind.noThread, threaded] {
+            let failed = run(kind, items: 40, requestTimeout: 1)
+            XCTAssertEqual(failed.failure?.contains("no answer"), true, "\(kind.name): \(failed.failure ?? "no failure")")
         }
     }
 }
