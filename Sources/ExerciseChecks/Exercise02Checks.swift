@@ -72,8 +72,8 @@ public enum Exercise02Checks: ExerciseCheckSuite {
         let idleCPU = before.flatMap { b in after.map { $0 - b } }
         results.append(CheckResult(
             name: "the idle thread sleeps",
-            passed: (idleCPU ?? .infinity) < 0.1 * idleSeconds,
-            expected: String(format: "under %.3f s of CPU in %.1f s of idling", 0.1 * idleSeconds, idleSeconds),
+            passed: (idleCPU ?? .infinity) < 0.02 * idleSeconds,
+            expected: String(format: "under %.3f s of CPU in %.1f s of idling (2%% of a core)", 0.02 * idleSeconds, idleSeconds),
             got: idleCPU.map { String(format: "%.3f s of CPU (%.0f%% of a core)", $0, 100 * $0 / idleSeconds) } ?? "the worker did not answer",
             hint: idleCPU == nil ? 3 : 1))
 
