@@ -40,8 +40,13 @@ let lesson01Targets: [Target] = [
 let lesson01Exercises: [Target.Dependency] = ["Exercise01"]
 
 // MARK: - Lesson 02: run-loop thread (issue 3)
-let lesson02Targets: [Target] = []
-let lesson02Exercises: [Target.Dependency] = []
+let lesson02Targets: [Target] = [
+    .executableTarget(name: "lesson02", dependencies: ["WorkshopCore", argumentParser]),
+    .testTarget(name: "Lesson02Tests", dependencies: ["lesson02", "WorkshopCore"]),
+    .target(name: "Exercise02", dependencies: ["WorkshopCore"], path: "Exercises/02-sleeping-run-loop",
+            exclude: ["README.md", "hints.md"]),
+]
+let lesson02Exercises: [Target.Dependency] = ["Exercise02"]
 
 // MARK: - Lesson 04: gzip (issue 4)
 let lesson04Targets: [Target] = [

@@ -29,6 +29,7 @@ public enum FixtureAPI {
                                 compressible: false)
         }),
         ("/health", { _, _ in .text(200, "ok") }),
+        ("/feed.xml", FeedAPI.route),  // lesson 02's XML feed (FeedAPI.swift)
         ("/orders", CatalogAPI.ordersRoute),  // lesson 05 (CatalogAPI.swift)
     ]
 

@@ -1,0 +1,167 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML  // XMLParser lives here on Linux (built on libxml2)
+#endif
+import WorkshopCore
+
+typealias FeedItem = FeedAPI.Item
+
+/// Why a feed could not be read, in words a learner can act on.
+enum FeedError: Error, CustomStringConvertible, Equatable {
+    case fetch(FetchError)
+    case malformed(line: Int, column: Int, reason: String)
+    case noItems
+
+    var description: String {
+        switch self {
+        case .fetch(let error): "\(error)"
+        case .malformed(let line, let column, let reason):
+            "the feed is not well-formed XML (line \(line), column \(column)): \(reason)"
+        case .noItems: "the feed has no <item> elements"
+        }
+    }
+}
+
+/// Turns XMLParser's events into `FeedItem`s: one each time an `</item>` closes.
+final class FeedXMLDelegate: NSObject, XMLParserDelegate {
+    private let onItem: (FeedItem) -> Void
+    private var fields: [String: String] = [:]
+    private var text = ""
+    private var insideItem = false
+    private(set) var count = 0
+
+    init(onItem: @escaping (FeedItem) -> Void) { self.onItem = onItem }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        if name == "item" { insideItem = true; fields = [:] }
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "item" {
+            insideItem = false
+            count += 1
+            onItem(FeedItem(title: fields["title"] ?? "", author: fields["author"] ?? "", link: fields["link"] ?? ""))
+        } else if insideItem {
+            fields[name] = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        text = ""
+    }
+
+    /// Runs `parser` to the end and says how it went.
+    static func run(_ parser: XMLParser, onItem: @escaping (FeedItem) -> Void) -> Result<Int, FeedError> {
+        let delegate = FeedXMLDelegate(onItem: onItem)
+        parser.delegate = delegate
+        let succeeded = parser.parse()
+        // On Linux `parse()` returns true for a document that simply stops (a cut-off download),
+        // with `parserError` set: so the error, not the return value, is the verdict.
+        if let error = parser.parserError {
+            return .failure(.malformed(line: parser.lineNumber, column: parser.columnNumber, reason: reason(error)))
+        }
+        guard succeeded else {
+            return .failure(.malformed(line: parser.lineNumber, column: parser.columnNumber, reason: "the parser gave up"))
+        }
+        return delegate.count > 0 ? .success(delegate.count) : .failure(.noItems)
+    }
+
+    /// Words for libxml2's error codes. Linux gives them without a message, and its
+    /// `XMLParser.ErrorCode` enum is numbered one off from libxml2's codes (measured: rawValue 5
+    /// is `invalidHexCharacterRefError`), so the numbers are matched here directly.
+    static func reason(_ error: Error) -> String {
+        switch (error as NSError).code {
+        case 4: "the document is empty"
+        case 5: "the document ends before its elements are closed (cut off?)"
+        case 73: "a tag is not closed with '>'"
+        case 76: "a closing tag does not match its opening tag"
+        case 77: "the document ends inside an element (cut off?)"
+        case let code: "libxml2 error \(code)"
+        }
+    }
+}
+
+/// Parse-after-download: the whole document must be in memory before the first item exists.
+enum FeedParser {
+    static func parse(_ data: Data, onItem: @escaping (FeedItem) -> Void = { _ in }) -> Result<[FeedItem], FeedError> {
+        var items: [FeedItem] = []
+        let outcome = FeedXMLDelegate.run(XMLParser(data: data)) { item in
+            items.append(item)
+            onItem(item)
+        }
+        return outcome.map { _ in items }
+    }
+}
+
+/// Push parsing: feed it chunks as they come off the network; items come out as soon as
+/// their `</item>` has arrived.
+///
+/// The article pushed each chunk into libxml2's push parser (`xmlParseChunk`) right in the
+/// connection callback. FoundationXML has no public push API, but `XMLParser(stream:)` reads
+/// its stream a piece at a time and reports elements as it goes. So the chunks go into a pipe,
+/// and a small parser thread runs `XMLParser` on the pipe's other end: `append` never parses,
+/// it only writes, so the network thread stays free for the next callback.
+final class StreamingFeedParser: @unchecked Sendable {  // @unchecked: the write end and `writerClosed` are touched only on the network thread; the parser thread only reads; `aborted` is a Locked
+    private let pipe = Pipe()
+    private let aborted = Locked(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// `onItem` runs on the parser thread for each item; `onEnd` once, after the last one.
+    init(onItem: @escaping @Sendable (FeedItem) -> Void, onEnd: @escaping @Sendable (Result<Int, FeedError>) -> Void) {
+        let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        let thread = Thread { [pipe, aborted, finished] in
+            let stream = InputStream(fileAtPath: path)
+            guard let stream else {
+                onEnd(.failure(.malformed(line: 0, column: 0, reason: "cannot open the pipe at \(path)")))
+                finished.signal()
+                return
+            }
+            let parser = XMLParser(stream: stream)
+            let outcome = FeedXMLDelegate.run(parser) { item in
+                if aborted.current { parser.abortParsing() } else { onItem(item) }
+            }
+            if !aborted.current { onEnd(outcome) }
+            // A parser that stopped early (bad XML) reads no more, but the download goes on:
+            // keep reading to the end, so that the writer never blocks on a full pipe.
+            _ = try? pipe.fileHandleForReading.readToEnd()
+            finished.signal()
+        }
+        thread.name = "xml-parser"
+        thread.start()
+    }
+
+    // `append`, `finish` and `abort` are called on the network thread only: one writer.
+
+    private var writerClosed = false
+
+    /// Hands the parser the next chunk.
+    func append(_ chunk: Data) {
+        guard !writerClosed, !aborted.current else { return }
+        try? pipe.fileHandleForWriting.write(contentsOf: chunk)
+    }
+
+    /// The download is complete: the parser reads to the end and reports.
+    func finish() { closeWriter() }
+
+    /// Gives up: no more items or end report will come.
+    func abort() {
+        aborted.withLock { $0 = true }
+        closeWriter()
+    }
+
+    /// Closing the write end is the parser's end of file. Only once: a second close could hit
+    /// another file that has reused the descriptor number.
+    private func closeWriter() {
+        guard !writerClosed else { return }
+        writerClosed = true
+        try? pipe.fileHandleForWriting.close()
+    }
+
+    /// Waits until the parser thread has ended (after `finish` or `abort`).
+    func waitUntilDone(timeout: Double) -> Bool {
+        if finished.wait(timeout: .now() + timeout) == .timedOut { return false }
+        finished.signal()
+        return true
+    }
+}

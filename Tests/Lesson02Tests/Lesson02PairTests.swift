@@ -1,0 +1,148 @@
+import XCTest
+@testable import lesson02
+import WorkshopCore
+
+/// The same feed through both variants, side by side, plus the run-loop thread's own claims.
+/// XCTest, because these runs need the real main thread and its run loop (see linux-facts.md);
+/// every run is bounded by a timeout.
+final class Lesson02PairTests: XCTestCase {
+    private var server: FixtureServer!
+    private var endpoint: FixtureEndpoint!
+    /// About 50 KB at 50 KB/s: each download takes about a second, chunk by chunk.
+    static let knobs = ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 50_000)
+
+    override func setUpWithError() throws {
+        server = FixtureServer(knobs: Self.knobs)
+        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func run(_ kind: FeedRun.Kind, items: Int = FeedAPI.defaultItems, requestTimeout: Double = 15) -> FeedRun {
+        var settings = FeedRun.Settings()
+        settings.items = items
+        settings.requestTimeoutSeconds = requestTimeout
+        settings.timeoutSeconds = 30
+        return FeedRun.perform(kind, endpoint: endpoint, settings: settings)
+    }
+
+    private let threaded = FeedRun.Kind.threaded(.keepAlive, .streaming)
+
+    func testBothVariantsShowTheSameItems() {
+        let plain = run(.noThread)
+        let streamed = run(threaded)
+        XCTAssertNil(plain.failure)
+        XCTAssertNil(streamed.failure)
+        let expected = FeedAPI.items(count: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString)
+        XCTAssertEqual(plain.items, expected)
+        XCTAssertEqual(streamed.items, expected, "same items, same order")
+    }
+
+    func testThreadedShowsTheFirstItemEarlyAndKeepsTheMainThreadFree() throws {
+        let plain = run(.noThread)
+        let streamed = run(threaded)
+        let plainFirst = try XCTUnwrap(plain.screen.firstRowsSeconds)
+        let streamedFirst = try XCTUnwrap(streamed.screen.firstRowsSeconds)
+        XCTAssertLessThan(streamedFirst, 0.5 * plainFirst, "first item: threaded \(streamedFirst) s, no-thread \(plainFirst) s")
+        XCTAssertLessThan(streamed.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+                          "stall: threaded \(streamed.screen.maxStallSeconds) s, no-thread \(plain.screen.maxStallSeconds) s")
+        // No thread: nothing at all could be drawn before the end.
+        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plainFirst)
+    }
+
+    func testEveryFetchCallbackRunsOnTheNetworkThread() throws {
+        for kind in [threaded, .threaded(.keepAlive, .afterDownload), .threaded(.pastDeadline, .streaming)] {
+            let result = run(kind)
+            XCTAssertNil(result.failure, kind.name)
+            let probe = try XCTUnwrap(result.probe)
+            // One response, many chunks, one completion.
+            XCTAssertGreaterThan(probe.chunks, 5, "\(kind.name): the body should come in many chunks")
+            XCTAssertEqual(probe.callbacks, probe.chunks + 2, kind.name)
+            XCTAssertEqual(probe.callbacksOffThread, 0, "\(kind.name): a callback ran off the network thread")
+            XCTAssertEqual(probe.bytes, FeedAPI.feed(items: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString).utf8.count)
+        }
+    }
+
+    func testTheKeepAliveLoopSleepsWhileTheOthersSpin() throws {
+        // How much CPU a spinning thread *gets* depends on how busy the machine is: on two cores
+        // shared with other builds (or under TSan) one attempt can be starved. So up to three
+        // attempts; a loop that really spins when it should sleep fails all three.
+        var attempts: [String] = []
+        for _ in 1...3 {
+            let runs = [threaded, .threaded(.noSource, .streaming), .threaded(.pastDeadline, .streaming)].map { run($0) }
+            for result in runs {
+                // Each thread, spinning or not, stopped once the fetch was over (or `failure` says so).
+                XCTAssertNil(result.failure, result.kind.name)
+                XCTAssertEqual(result.items.count, FeedAPI.defaultItems, result.kind.name)
+            }
+            let sleeping = try XCTUnwrap(runs[0].threadStats)
+            let noSource = try XCTUnwrap(runs[1].threadStats)
+            let pastDeadline = try XCTUnwrap(runs[2].threadStats)
+
+            // The sleeping loop is entered once; the spinning ones go round and round.
+            XCTAssertEqual(sleeping.loopIterations, 1)
+            XCTAssertGreaterThan(noSource.loopIterations, 10 * sleeping.wakeUps)
+            XCTAssertGreaterThan(pastDeadline.loopIterations, 10 * sleeping.wakeUps)
+            // Sleeping costs little latency: a callback typically starts well within 20 ms of being
+            // posted. (The median: on a busy machine a few wake-ups wait for a core.)
+            XCTAssertLessThan(sleeping.medianDelaySeconds, 0.020,
+                              "median delay \(sleeping.medianDelaySeconds) s (mean \(sleeping.meanDelaySeconds) s, max \(sleeping.maxDelaySeconds) s)")
+            XCTAssertGreaterThan(sleeping.blocksRun, 5)
+
+            attempts.append("keep-alive \(sleeping.cpuSeconds) s, no source \(noSource.cpuSeconds) s, past deadline \(pastDeadline.cpuSeconds) s")
+            if sleeping.cpuSeconds < 0.05 * noSource.cpuSeconds && sleeping.cpuSeconds < 0.05 * pastDeadline.cpuSeconds {
+                return
+            }
+        }
+        XCTFail("the keep-alive loop should use under 5% of a spinning loop's CPU for the same fetch:\n"
+                + attempts.joined(separator: "\n"))
+    }
+
+    func testStreamingShowsItemsBeforeTheDownloadEnds() throws {
+        let streamed = run(threaded)
+        let afterwards = run(.threaded(.keepAlive, .afterDownload))
+        let firstItem = try XCTUnwrap(streamed.firstItemSeconds)
+        let downloaded = try XCTUnwrap(streamed.downloadSeconds)
+        XCTAssertLessThan(firstItem, 0.5 * downloaded, "first item at \(firstItem) s, last byte at \(downloaded) s")
+        XCTAssertGreaterThan(streamed.metric("itemsBeforeDownloadEnded") ?? 0, FeedAPI.defaultItems / 2)
+        // Parse-after-download: not one item before the last byte.
+        XCTAssertEqual(afterwards.metric("itemsBeforeDownloadEnded"), 0)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(afterwards.firstItemSeconds), try XCTUnwrap(afterwards.downloadSeconds))
+        XCTAssertEqual(streamed.items, afterwards.items)
+    }
+
+    func testAMalformedFeedIsAClearErrorEveryWay() {
+        server.setFault(.malformed, forPathPrefix: "/feed.xml")
+        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.keepAlive, .afterDownload)] {
+            let failed = run(kind, items: 40)
+            XCTAssertEqual(failed.failure?.contains("not well-formed XML"), true, "\(kind.name): \(failed.failure ?? "no failure")")
+        }
+    }
+
+    func testHTTPErrorsAndDroppedConnectionsAreReportedNotHung() {
+        for (fault, words) in [(Fault.status(500), "HTTP 500"), (.drop, "failed")] {
+            server.setFault(fault, forPathPrefix: "/feed.xml")
+            for kind in [FeedRun.Kind.noThread, threaded] {
+                let failed = run(kind, items: 40)
+                XCTAssertEqual(failed.failure?.contains(words), true, "\(kind.name), \(fault): \(failed.failure ?? "no failure")")
+                if kind == threaded { XCTAssertTrue(failed.items.count < 40, "\(fault): a broken feed must not look complete") }
+            }
+        }
+    }
+}
+
+extension Lesson02PairTests {
+    func testAStalledServerEndsInATimeoutNotAHang() {
+        server.setFault(.stall, forPathPrefix: "/feed.xml")
+        for kind in [FeedRun.Kind.noThread, threaded] {
+            let failed = run(kind, items: 40, requestTimeout: 1)
+            XCTAssertEqual(failed.failure?.contains("no answer"), true, "\(kind.name): \(failed.failure ?? "no failure")")
+        }
+    }
+}
+
+extension FeedRun {
+    func metric(_ name: String) -> Int? { VariantResult(name: "", metrics: metrics).count(name) }
+}
