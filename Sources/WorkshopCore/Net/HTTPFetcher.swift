@@ -37,11 +37,6 @@ public final class HTTPFetcher: Sendable {
         self.timeout = timeout
     }
 
-    deinit {
-        // Lets running tasks finish, then frees the session (a URLSession is not freed otherwise).
-        session.finishTasksAndInvalidate()
-    }
-
     public static func url(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil else { throw FetchError.badURL(text) }
