@@ -8,7 +8,10 @@ struct FixtureServerCommand: ParsableCommand {
         commandName: "fixture-server",
         abstract: "Serve the workshop's fixture API on 127.0.0.1 and log every request.",
         discussion: """
-        Routes: /timeline?count=N (JSON), /icons/NAME.png, /health, /xml/friends, /xml/statuses and /xml/catalog (XML, ?count=N). Any request may add query \
+        Routes: /timeline?count=N (JSON) and /icons/NAME.png (lesson 03); /api/login?user=&password=, \
+        /api/user and /api/items/N (lesson 01); /feed.xml?items=N (lesson 02); /xml/friends, \
+        /xml/statuses and /xml/catalog with ?count=N (lesson 04); /orders (lesson 05); /health. \
+        Any request may add query \
         items latency=SECONDS, bandwidth=BYTES_PER_SECOND, gzip=0|1, and \
         fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed.
         Lessons use it with --server http://127.0.0.1:PORT. Stop it with Ctrl-C.
