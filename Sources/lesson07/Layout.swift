@@ -120,7 +120,8 @@ struct Layout {
                 settle(view, .content, "content " + sizeName, to: reach, by: .childrenExtent)
             }
             // 3. Anything still open is ambiguous: report it by view and quantity, pick 0.
-            for view in views {
+            //    Innermost views first, so that a parent left open can still hug its children.
+            for view in views.reversed() {
                 for role in [Role.size, .position] where system.determinedValues[column(view, role)] == nil {
                     let quantity = role == .size ? sizeName : (axis == .horizontal ? "left" : "top")
                     settle(view, role, quantity, to: 0, by: .zero)
