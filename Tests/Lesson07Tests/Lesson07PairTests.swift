@@ -1,0 +1,52 @@
+import XCTest
+@testable import lesson07
+import WorkshopCore
+
+/// The same 3,000 row heights measured both ways. XCTest, because these runs need the real
+/// main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+final class Lesson07PairTests: XCTestCase {
+    private func run(_ variant: Variant, rows: Int = 3000) -> HeightsRun {
+        var settings = HeightsRun.Settings()
+        settings.rows = rows
+        settings.width = 40
+        settings.chunkSize = 250
+        settings.timeoutSeconds = 120
+        return HeightsRun.perform(variant, settings: settings)
+    }
+
+    func testBothVariantsMeasureTheSameHeights() throws {
+        let plain = run(.noThread, rows: 500)
+        let queued = run(.threaded, rows: 500)
+        XCTAssertNil(plain.failure)
+        XCTAssertNil(queued.failure)
+        XCTAssertEqual(plain.heights.count, 500)
+        XCTAssertEqual(plain.heights, queued.heights)
+        // And they are the sizing cell's heights: its lines at 36 cells, 20 points each, plus 20.
+        let texts = HeightsRun.texts(count: 500)
+        for row in [0, 1, 77, 499] {
+            let lines = TextWrapping.wrap(texts[row], width: 36, mode: .word).count
+            XCTAssertEqual(plain.heights[row], Double(lines * 20 + 20), "row \(row)")
+        }
+        XCTAssertGreaterThan(Set(plain.heights.compactMap { $0 }).count, 1, "the rows have different heights")
+    }
+
+    func testThreadedKeepsTheMainThreadFree() {
+        let plain = run(.noThread)
+        let queued = run(.threaded)
+        XCTAssertEqual(plain.heights, queued.heights)
+        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds,
+                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        // The threaded table is on screen (with estimates) long before the no-thread one.
+        XCTAssertLessThan(queued.screen.firstRowsSeconds ?? .infinity, 0.1 * (plain.screen.firstRowsSeconds ?? 0))
+        XCTAssertGreaterThan(queued.metric("estimatedHeightsUsed"), 0, "the threaded table drew estimates first")
+        XCTAssertEqual(plain.metric("estimatedHeightsUsed"), 0, "the no-thread table never needed one")
+        XCTAssertGreaterThanOrEqual(plain.metric("cacheHits"), 3000, "every row's height came from the cache at reload")
+    }
+}
+
+extension HeightsRun {
+    func metric(_ name: String) -> Int {
+        if case .count(let n)? = metrics.first(where: { $0.0 == name })?.1 { return n }
+        return -1
+    }
+}
