@@ -73,25 +73,25 @@ struct Layout {
     @discardableResult
     func solve() throws -> [Opening] {
         let views = root.subtree
+        // Columns of the unknowns: position and size of every view, content size of scroll views.
         var index: [ObjectIdentifier: Int] = [:]
+        var contentIndex: [ObjectIdentifier: Int] = [:]
         for (i, view) in views.enumerated() { index[ObjectIdentifier(view)] = i }
-        func column(_ view: View, _ role: Role) -> Int { index[ObjectIdentifier(view)]! * 3 + role.rawValue }
-        let variableCount = views.count * 3
+        for view in views where view.isScrollView { contentIndex[ObjectIdentifier(view)] = views.count * 2 + contentIndex.count }
+        func column(_ view: View, _ role: Role) -> Int {
+            role == .content ? contentIndex[ObjectIdentifier(view)]! : index[ObjectIdentifier(view)]! * 2 + role.rawValue
+        }
+        let variableCount = views.count * 2 + contentIndex.count
 
         var openings: [Opening] = []
-        var positions: [Axis: [Int: Double]] = [:]
         for axis in [Axis.horizontal, .vertical] {
             var equations = try constraints.filter { $0.attribute.axis == axis }.map { try equation(for: $0, column: column) }
             equations += rootEquations(axis, column: column)
-            for view in views where !view.isScrollView {
-                // Only scroll views have a content unknown; pin the others' to 0 so it never shows as open.
-                equations.append(LinearEquation(coefficients: [column(view, .content): 1], constant: 0, source: "no content"))
-            }
-            let conflict = LinearSystem.conflictingSubset(of: equations, variableCount: variableCount)
-            if !conflict.isEmpty {
+            var system = LinearSystem(variableCount: variableCount, equations: equations)
+            if system.isContradictory {
+                let conflict = LinearSystem.conflictingSubset(of: equations, variableCount: variableCount)
                 throw LayoutError.contradiction(axis: axis, constraints: conflict.map { equations[$0].source })
             }
-            var system = LinearSystem(variableCount: variableCount, equations: equations)
             func settle(_ view: View, _ role: Role, _ quantity: String, to value: Double, by how: Opening.Settlement) {
                 equations.append(LinearEquation(coefficients: [column(view, role): 1], constant: value, source: "\(view.name).\(quantity) settled"))
                 system = LinearSystem(variableCount: variableCount, equations: equations)
@@ -128,17 +128,16 @@ struct Layout {
                 }
             }
             let values = system.determinedValues
-            positions[axis] = values
             // Write this axis into the frames now: the vertical pass wraps labels at these widths.
             for view in views {
                 let start = values[column(view, .position)] ?? 0, size = values[column(view, .size)] ?? 0
                 if axis == .horizontal {
                     view.frame = Rect(x: start, y: 0, width: size, height: 0)
-                    view.contentSize.width = values[column(view, .content)] ?? 0
+                    view.contentSize.width = view.isScrollView ? values[column(view, .content)] ?? 0 : 0
                 } else {
                     view.frame.origin.y = start
                     view.frame.size.height = size
-                    view.contentSize.height = values[column(view, .content)] ?? 0
+                    view.contentSize.height = view.isScrollView ? values[column(view, .content)] ?? 0 : 0
                 }
             }
         }

@@ -20,43 +20,47 @@ struct LinearSystem {
 
     init(variableCount: Int, equations: [LinearEquation]) {
         self.variableCount = variableCount
-        var matrix = equations.map { equation -> ([Double], Double) in
-            var row = [Double](repeating: 0, count: variableCount)
-            for (column, value) in equation.coefficients { row[column] += value }
-            return (row, equation.constant)
+        // One row per equation: the coefficients, then the constant (an augmented matrix,
+        // stored flat: row r, column c is at r * width + c).
+        let width = variableCount + 1
+        var m = [Double](repeating: 0, count: equations.count * width)
+        for (r, equation) in equations.enumerated() {
+            for (column, value) in equation.coefficients { m[r * width + column] += value }
+            m[r * width + variableCount] = equation.constant
         }
+        let rowCount = equations.count
         var pivotRow = 0
         var pivots: [Int] = []
-        for column in 0..<variableCount where pivotRow < matrix.count {
+        for column in 0..<variableCount where pivotRow < rowCount {
             // The largest entry in this column keeps rounding errors small (partial pivoting).
-            guard let best = (pivotRow..<matrix.count).max(by: { abs(matrix[$0].0[column]) < abs(matrix[$1].0[column]) }),
-                  abs(matrix[best].0[column]) > Self.tolerance else { continue }
-            matrix.swapAt(pivotRow, best)
-            let scale = matrix[pivotRow].0[column]
-            matrix[pivotRow].0 = matrix[pivotRow].0.map { $0 / scale }
-            matrix[pivotRow].1 /= scale
-            for other in matrix.indices where other != pivotRow {
-                let factor = matrix[other].0[column]
+            var best = pivotRow
+            for r in pivotRow..<rowCount where abs(m[r * width + column]) > abs(m[best * width + column]) { best = r }
+            let scale = m[best * width + column]
+            guard abs(scale) > Self.tolerance else { continue }
+            if best != pivotRow {
+                for c in 0..<width { m.swapAt(best * width + c, pivotRow * width + c) }
+            }
+            for c in 0..<width { m[pivotRow * width + c] /= scale }
+            for r in 0..<rowCount where r != pivotRow {
+                let factor = m[r * width + column]
                 guard abs(factor) > Self.tolerance else { continue }
-                for k in 0..<variableCount { matrix[other].0[k] -= factor * matrix[pivotRow].0[k] }
-                matrix[other].1 -= factor * matrix[pivotRow].1
+                for c in 0..<width { m[r * width + c] -= factor * m[pivotRow * width + c] }
             }
             pivots.append(column)
             pivotRow += 1
         }
         // Rows left over are all zeros on the left; a nonzero right side is a contradiction.
-        isContradictory = matrix[pivotRow...].contains { abs($0.1) > 1e-6 }
+        isContradictory = (pivotRow..<rowCount).contains { abs(m[$0 * width + variableCount]) > 1e-6 }
         // Reduced row echelon form: row i has a 1 in column pivots[i] and 0 in every other pivot column.
         for (row, pivot) in pivots.enumerated() {
-            let others = (0..<variableCount).contains { $0 != pivot && abs(matrix[row].0[$0]) > Self.tolerance }
-            if !others { determinedValues[pivot] = matrix[row].1 }
+            let others = (0..<variableCount).contains { $0 != pivot && abs(m[row * width + $0]) > Self.tolerance }
+            if !others { determinedValues[pivot] = m[row * width + variableCount] }
         }
     }
 
     /// The smallest set of equations (by index) that still contradict each other: drop each
-    /// equation in turn and keep it out if the rest still contradict. Empty if consistent.
+    /// equation in turn and keep it out if the rest still contradict.
     static func conflictingSubset(of equations: [LinearEquation], variableCount: Int) -> [Int] {
-        guard LinearSystem(variableCount: variableCount, equations: equations).isContradictory else { return [] }
         var kept = Array(equations.indices)
         for index in equations.indices {
             let without = kept.filter { $0 != index }
