@@ -22,7 +22,9 @@ enum MeasureOnMain {
 /// may live on another queue, as long as only that queue touches it) and hands each chunk
 /// to the main queue, which caches the heights and reloads.
 struct MeasureInBackground: Sendable {
-    let queue = DispatchQueue.named("height-queue")
+    // .utility: long work the user is waiting for. On Linux, libdispatch runs it at nice 2 (measured),
+    // so the main thread wins the CPU when the two compete.
+    let queue = DispatchQueue(label: "height-queue", qos: .utility)
     let chunkSize: Int
 
     func start(_ controller: RowHeightsController, cellWidth: Double) {

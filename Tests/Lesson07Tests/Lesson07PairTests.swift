@@ -2,10 +2,10 @@ import XCTest
 @testable import lesson07
 import WorkshopCore
 
-/// The same row heights (5,000 for the timing pair) measured both ways. XCTest, because these runs need the real
+/// The same row heights (8,000 for the timing pair) measured both ways. XCTest, because these runs need the real
 /// main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
 final class Lesson07PairTests: XCTestCase {
-    private func run(_ variant: Variant, rows: Int = 5000) -> HeightsRun {
+    private func run(_ variant: Variant, rows: Int = 8000) -> HeightsRun {
         var settings = HeightsRun.Settings()
         settings.rows = rows
         settings.width = 40
@@ -40,7 +40,7 @@ final class Lesson07PairTests: XCTestCase {
         XCTAssertLessThan(queued.screen.firstRowsSeconds ?? .infinity, 0.1 * (plain.screen.firstRowsSeconds ?? 0))
         XCTAssertGreaterThan(queued.metric("estimatedHeightsUsed"), 0, "the threaded table drew estimates first")
         XCTAssertEqual(plain.metric("estimatedHeightsUsed"), 0, "the no-thread table never needed one")
-        XCTAssertGreaterThanOrEqual(plain.metric("cacheHits"), 5000, "every row's height came from the cache at reload")
+        XCTAssertGreaterThanOrEqual(plain.metric("cacheHits"), 8000, "every row's height came from the cache at reload")
     }
 }
 
