@@ -47,6 +47,7 @@ struct LayoutTour {
         let heights = try (0..<6).map { try cell.height(forArticleRow: $0) }
         say("\n3. The article's cells, measured with one sizing cell: rows 0-5 are "
             + heights.map(format).joined(separator: ", ") + " points tall ((row + 1) x 5 + 20)")
+        for opening in cell.openings { say("    open: \(opening)") }
     }
 
     /// 4. The third article: outlines before and after layout.

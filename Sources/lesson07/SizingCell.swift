@@ -12,6 +12,8 @@ final class SizingCell {
     let content: View
     private var constraints: [Constraint]
     private let width: Double
+    /// What the last layout left open (the content view's height, as in the article).
+    private(set) var openings: [Opening] = []
 
     /// The article's cell: a square of side `side`, centred (`.width(0).height(0)` whose
     /// constants `setHeight` changes).
@@ -70,7 +72,7 @@ final class SizingCell {
     /// Lays the cell out and reads the base view's height (`totalCellHeight` in the article).
     private func layOut() throws -> Double {
         // The content view's height is left open: it is what we are measuring.
-        try Layout(root: contentView, constraints: constraints, rootWidth: width, rootHeight: nil).solve()
+        openings = try Layout(root: contentView, constraints: constraints, rootWidth: width, rootHeight: nil).solve()
         return baseView.frame.height
     }
 }

@@ -10,6 +10,8 @@ import Testing
         // The sizing cell is reused: asking for an earlier row again gives its height again.
         #expect(try cell.height(forArticleRow: 2) == 35)
         #expect(cell.content.frame == Rect(x: 152.5, y: 10, width: 15, height: 15), "centred in a 320-point cell")
+        // The article's hole: nothing ties the content view's height to the base view.
+        #expect(cell.openings == [Opening(view: "contentView", axis: .vertical, quantity: "height", settledBy: .zero, value: 0)])
     }
 
     @Test func aTextCellIsItsLinesPlusTheMargins() throws {
