@@ -38,6 +38,8 @@ enum LayoutError: Error, Equatable, CustomStringConvertible {
     case mixedAxes(String)
     /// `a.left == 10` with no second view: only width and height may be constants.
     case edgeWithoutSecondView(String)
+    /// A constraint on a view that was never added under the view being laid out.
+    case notInTree(String, root: String)
 
     var description: String {
         switch self {
@@ -46,6 +48,7 @@ enum LayoutError: Error, Equatable, CustomStringConvertible {
         case .unrelatedViews(let c): "\(c): the views must be parent and child, siblings, or the same view"
         case .mixedAxes(let c): "\(c): relates a horizontal attribute to a vertical one"
         case .edgeWithoutSecondView(let c): "\(c): an edge or centre needs a second view; only width and height can be constants"
+        case .notInTree(let c, let root): "\(c): a view in it is not a subview of \(root) (addSubview first)"
         }
     }
 }
@@ -82,6 +85,10 @@ struct Layout {
             role == .content ? contentIndex[ObjectIdentifier(view)]! : index[ObjectIdentifier(view)]! * 2 + role.rawValue
         }
         let variableCount = views.count * 2 + contentIndex.count
+        for constraint in constraints where index[ObjectIdentifier(constraint.first)] == nil
+            || constraint.second.map({ index[ObjectIdentifier($0)] == nil }) == true {
+            throw LayoutError.notInTree(constraint.description, root: root.name)
+        }
 
         var openings: [Opening] = []
         for axis in [Axis.horizontal, .vertical] {

@@ -93,6 +93,8 @@ import Testing
             (Constraint(a, .width, equalTo: b, .top), .mixedAxes("a.width == b.top")),
             (Constraint(a, .left, equalTo: nil, constant: 3), .edgeWithoutSecondView("a.left == 3")),
             (Constraint(a, .left, equalTo: inner), .unrelatedViews("a.left == inner.left")),
+            (Constraint(a, .left, equalTo: View("stray")), .notInTree("a.left == stray.left", root: "window")),
+            (Constraint(View("stray"), .width, equalTo: nil, constant: 1), .notInTree("stray.width == 1", root: "window")),
         ]
         for (constraint, error) in cases {
             #expect(throws: error) {
