@@ -76,8 +76,13 @@ let lesson06Targets: [Target] = [
 let lesson06Exercises: [Target.Dependency] = ["Exercise06"]
 
 // MARK: - Lesson 07: layout math (issue 6)
-let lesson07Targets: [Target] = []
-let lesson07Exercises: [Target.Dependency] = []
+let lesson07Targets: [Target] = [
+    .executableTarget(name: "lesson07", dependencies: ["WorkshopCore", argumentParser]),
+    .target(name: "Exercise07", dependencies: ["WorkshopCore"], path: "Exercises/07-line-breaks",
+            exclude: ["README.md", "hints.md"]),
+    .testTarget(name: "Lesson07Tests", dependencies: ["lesson07", "WorkshopCore"]),
+]
+let lesson07Exercises: [Target.Dependency] = ["Exercise07"]
 
 // MARK: - The learner's CLI and exercises not tied to one lesson (issue 7)
 let workshopTargets: [Target] = []
