@@ -153,29 +153,42 @@ public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
 /// The gist of a ThreadSanitizer report on stderr: how many races, and where, demangled.
 public struct TSanReport: Sendable {
     public var races: Int
-    /// The first race's "WARNING" line and the frames of its two accesses, demangled.
+    /// The first report in one line: its kind and its two accesses, with demangled names.
     public var summary: String
 
     public init(_ stderr: String) {
-        let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        races = lines.filter { $0.contains("WARNING: ThreadSanitizer:") }.count
-        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else {
+        let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        races = lines.filter { $0.hasPrefix("WARNING: ThreadSanitizer:") }.count
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("WARNING: ThreadSanitizer:") }) else {
             summary = ""
             return
         }
-        // "WARNING: ThreadSanitizer: data race", then for each access its first frame (#0).
-        var picked = [lines[start].trimmingCharacters(in: .whitespaces)]
+        // "WARNING: ThreadSanitizer: Swift access race (pid=...)": the kind of report.
+        let kind = lines[start].dropFirst("WARNING: ThreadSanitizer: ".count).split(separator: "(").first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "race"
+        // Each access: "Modifying access of Swift variable at 0x... by thread T3:", then its frame #0.
+        var accesses: [String] = []
         var index = start + 1
-        while index < lines.count, !lines[index].hasPrefix("SUMMARY:"), picked.count < 7 {
-            let line = lines[index].trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("Write of") || line.hasPrefix("Read of") || line.hasPrefix("Previous")
-                || line.hasPrefix("#0") || line.hasPrefix("#1") {
-                picked.append(line)
+        while index + 1 < lines.count, !lines[index].hasPrefix("SUMMARY:"), accesses.count < 2 {
+            let line = lines[index]
+            if line.contains(" by thread ") || line.contains(" by main thread"), line.hasSuffix(":"),
+               !line.hasPrefix("Location"), !line.hasPrefix("Thread"), lines[index + 1].hasPrefix("#0 ") {
+                let what = line.split(separator: " ").prefix { $0 != "of" && $0 != "at" }.joined(separator: " ")
+                let who = line.components(separatedBy: " by ").last?.dropLast() ?? ""
+                accesses.append("\(what) by \(who) in \(Self.symbol(ofFrame: lines[index + 1]))")
             }
             index += 1
         }
-        let text = "\(races) race report(s). The first: " + picked.joined(separator: " | ")
-        summary = Self.demangle(text)
+        summary = Self.demangle("\(kind): " + accesses.joined(separator: "; ")
+            + (races > 1 ? " (and \(races - 1) more report(s))" : ""))
+    }
+
+    /// "#0 $s9RaceCheck14RequestCounterC6recordyySSF <null> (counter+0x1012cb) (BuildId: ...)"
+    /// -> "$s9RaceCheck14RequestCounterC6recordyySSF".
+    static func symbol(ofFrame frame: String) -> String {
+        let words = frame.split(separator: " ").dropFirst()
+        let symbol = words.prefix { !$0.hasPrefix("<") && !$0.hasPrefix("(") && !$0.hasSuffix(".o") && !$0.hasPrefix("/") }
+        return symbol.joined(separator: " ")
     }
 
     /// Swift symbols in a report may be mangled (`$s9RaceCheck14RequestCounterC6recordyySSF`);

@@ -76,7 +76,12 @@ struct RunChecks: ParsableCommand {
         if rehearseTrap {
             // What exercise code does when it touches the Screen from a background queue:
             // the precondition `Screen` and `TableView` run on every call, from another queue. The process traps here.
-            DispatchQueue.global().sync { requireMainQueue() }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                requireMainQueue()
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + 10)
         }
         let results: [CheckResult]
         if reference {

@@ -58,21 +58,43 @@ struct CheckRunner {
     /// The child ended without results: the learner's code trapped or crashed (or hung).
     func crashResult(_ suite: any ExerciseCheckSuite.Type, _ outcome: Subprocess.Outcome) -> CheckResult {
         let lines = outcome.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let offMain = lines.first { $0.contains("Block was expected to execute on queue") }
-        let fatal = offMain ?? lines.first { $0.contains("Fatal error") || $0.contains("fatal error") || $0.contains("Precondition failed") }
-            ?? lines.first { $0.contains("crashed") } ?? lines.last ?? ""
+        // libdispatch's "Block was expected to execute on queue", or its frame in the backtrace.
+        let offMain = outcome.stderr.contains("Block was expected to execute on queue")
+            || outcome.stderr.contains("dispatch_assert_queue")
+        let fatal = lines.first { $0.contains("Fatal error") || $0.contains("Precondition failed") }
+            ?? lines.first { $0.hasPrefix("*** Program crashed") } ?? lines.last ?? ""
+        var got = "\(outcome.describeEnd(timeout: childTimeout))"
+        if !fatal.isEmpty { got += ": " + fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* ")) }
+        if let place = Self.crashSite(lines, root: workspace.root.path) { got += ", in \(place)" }
         let hints = workspace.hints(for: suite)
         var hint = 1
         var expected = "the checks run to the end"
-        if offMain != nil {
-            expected = "the Screen and the table touched only on the main queue"
+        if offMain {
+            expected = "the Screen and its table touched only on the main queue (this trap is its check)"
             // Point at the hint that talks about the main queue, if the exercise has one.
             if let index = hints.firstIndex(where: { $0.contains("DispatchQueue.main") || $0.contains("main queue") }) {
                 hint = index + 1
             }
         }
-        return CheckResult.make(name: "your code runs without a crash", passed: false, expected: expected,
-                           got: "\(outcome.describeEnd(timeout: childTimeout)): \(fatal)", hint: hint)
+        return CheckResult.make(name: "your code runs without a crash", passed: false, expected: expected, got: got, hint: hint)
+    }
+
+    /// The first frame of the crash backtrace that is in the learner's (or the CLI's) code
+    /// rather than in the core or the checks: "loadIcons(...) at Exercises/03-.../IconLoader.swift:21".
+    static func crashSite(_ lines: [String], root: String) -> String? {
+        for line in lines where line.contains(" at /") && line.contains(" in ") {
+            guard let at = line.range(of: " at /", options: .backwards) else { continue }
+            let file = String(line[line.index(at.lowerBound, offsetBy: 4)...])
+            if file.contains("/Sources/WorkshopCore/") || file.contains("/Sources/ExerciseChecks/") { continue }
+            // "  4 [ra] 0x000055b87af8542b closure #1 in RunChecks.run() + 26 in workshop at /..."
+            let head = line[..<at.lowerBound]
+            guard let address = head.range(of: "0x") else { continue }
+            let afterAddress = head[address.upperBound...].drop { $0 != " " }.dropFirst()
+            let function = afterAddress.components(separatedBy: " + ").first ?? String(afterAddress)
+            let relative = file.hasPrefix(root + "/") ? String(file.dropFirst(root.count + 1)) : file
+            return "\(function) at \(relative)"
+        }
+        return nil
     }
 
     // MARK: - Is this program's copy of the exercise the learner's file?
