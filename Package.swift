@@ -61,7 +61,7 @@ let workshopTargets: [Target] = [
     // Exercise R1: a data race. Its checks compile this file themselves, plainly and under TSan.
     .target(name: "ExerciseR1", path: "Exercises/R1-data-race", exclude: ["README.md", "hints.md"]),
     // Drives the built `workshop` binary; checks every `swift run ...` line in Lessons/*.md.
-    .testTarget(name: "WorkshopTests", dependencies: ["workshop", "ExerciseChecks"]),
+    .testTarget(name: "WorkshopTests", dependencies: ["workshop", "ExerciseChecks", "WorkshopCore"]),
 ]
 let workshopExercises: [Target.Dependency] = ["ExerciseR1"]
 
