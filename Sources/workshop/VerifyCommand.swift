@@ -77,11 +77,13 @@ struct Verify: ParsableCommand {
         let header = ["exercise", "file as shipped", "shipped file", "reference", "verdict"]
         let table = rows.map { [$0.id, $0.asShipped, $0.unsolved, $0.reference, $0.ok ? "ok" : "FAIL"] }
         let widths = header.indices.map { column in ([header] + table).map { terminalWidth($0[column]) }.max() ?? 0 }
-        Style.line(zip(header, widths).map { Style.pad($0, $1) }.joined(separator: "  "))
-        Style.line(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
-        for row in table {
-            Style.line(zip(row, widths).map { Style.pad($0, $1) }.joined(separator: "  "))
+        func line(_ cells: [String]) -> String {
+            let text = zip(cells, widths).map { Style.pad($0, $1) }.joined(separator: "  ")
+            return String(text.reversed().drop { $0 == " " }.reversed())
         }
+        Style.line(line(header))
+        Style.line(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
+        for row in table { Style.line(line(row)) }
         let bad = rows.filter { !$0.ok }
         Style.line()
         if bad.isEmpty {
