@@ -128,7 +128,8 @@ struct CheckRunner {
         }
         guard build.succeeded else {
             let errors = (build.stdout + "\n" + build.stderr).split(separator: "\n")
-                .filter { $0.contains("error:") }.prefix(6).map { String($0) }
+                .filter { $0.contains(": error:") && !$0.hasPrefix(" ") }.prefix(4)
+                .map { $0.replacingOccurrences(of: workspace.root.path + "/", with: "") }
             return CheckResult.make(name: "your file compiles", passed: false, expected: "swift build without errors",
                                got: errors.isEmpty ? build.describeEnd(timeout: 900) : errors.joined(separator: "\n                "),
                                hint: 1)

@@ -27,9 +27,6 @@ struct Workspace {
 
     func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// "Exercises/03-icons-off-main/README.md" for display: relative to the root.
-    func display(_ relative: String) -> String { relative }
-
     var progressFile: URL { root.appendingPathComponent(".workshop-progress") }
 
     /// Whether this is the package the running program was compiled from (so the exercise
