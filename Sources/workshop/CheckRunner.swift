@@ -58,20 +58,34 @@ struct CheckRunner {
     /// The child ended without results: the learner's code trapped or crashed (or hung).
     func crashResult(_ suite: any ExerciseCheckSuite.Type, _ outcome: Subprocess.Outcome) -> CheckResult {
         let lines = outcome.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Swift's crash reporter names the signal first ("*** Signal 4: Backtracing..."); under
+        // the thread sanitizer the reporter itself may then crash with another signal.
+        var ended = outcome
+        if let reported = lines.first(where: { $0.hasPrefix("*** Signal ") }),
+           let number = Int32(reported.dropFirst("*** Signal ".count).prefix { $0.isNumber }) {
+            ended.signaled = true
+            ended.status = number
+        }
+        let trapped = ended.signaled && (ended.status == SIGILL || ended.status == SIGTRAP)
         // libdispatch's "Block was expected to execute on queue", or its frame in the backtrace.
         let offMain = outcome.stderr.contains("Block was expected to execute on queue")
             || outcome.stderr.contains("dispatch_assert_queue")
-        let fatal = lines.first { $0.contains("Fatal error") || $0.contains("Precondition failed") }
-            ?? lines.first { $0.hasPrefix("*** Program crashed") } ?? lines.last ?? ""
-        var got = "\(outcome.describeEnd(timeout: childTimeout))"
-        if !fatal.isEmpty { got += ": " + fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* ")) }
+        var got = ended.describeEnd(timeout: childTimeout)
+        if let fatal = lines.first(where: { $0.contains("Fatal error") || $0.contains("Precondition failed") })
+            ?? lines.first(where: { $0.hasPrefix("*** Program crashed") }) {
+            got += ": " + fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
+        }
         if let place = Self.crashSite(lines, root: workspace.root.path) { got += ", in \(place)" }
-        let hints = workspace.hints(for: suite)
-        var hint = 1
         var expected = "the checks run to the end"
         if offMain {
             expected = "the Screen and its table touched only on the main queue (this trap is its check)"
+        } else if trapped {
+            expected = "no trap (a failed precondition; here most often the Screen touched off the main queue)"
+        }
+        var hint = 1
+        if offMain || trapped {
             // Point at the hint that talks about the main queue, if the exercise has one.
+            let hints = workspace.hints(for: suite)
             if let index = hints.firstIndex(where: { $0.contains("DispatchQueue.main") || $0.contains("main queue") }) {
                 hint = index + 1
             }
