@@ -1,7 +1,10 @@
 import Foundation
 
-/// Every exercise the `workshop` CLI knows, in one list. Adding an exercise is one line here.
-/// The CLI reads everything else (title, folder, file, hints.md, README.md) from the suite.
+/// Every exercise the `workshop` CLI knows, in one list. Adding an exercise is one line here
+/// (`ExerciseNNChecks.self,`). The CLI reads everything else (title, folder, file, hints.md,
+/// README.md) from the suite, and shows the exercises in the order of their ids: the lesson
+/// numbers "01"..."07" first, then the exercises tied to no lesson ("R1": R for race, and a
+/// letter so it can never be mistaken for a lesson number).
 public enum ExerciseCatalog {
     public static var suites: [any ExerciseCheckSuite.Type] {
         [

@@ -69,6 +69,7 @@ struct LessonCommandsTests {
 
     @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
         var checked = 0, skipped: Set<String> = []
+        var descriptions: [String: Subprocess.Outcome] = [:]  // one --experimental-dump-help per product
         for command in try Self.commands() {
             let binary = WorkshopBinary.directory.appendingPathComponent(command.product).path
             guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -77,7 +78,10 @@ struct LessonCommandsTests {
             }
             let help = try Subprocess.run(binary, command.arguments + ["--help"], timeout: 60)
             #expect(help.status == 0 && !help.signaled, "\(command): \(help.stderr)")
-            for problem in try Self.undeclaredArguments(command, binary: binary) {
+            if descriptions[binary] == nil {
+                descriptions[binary] = try Subprocess.run(binary, ["--experimental-dump-help"], timeout: 60)
+            }
+            for problem in Self.undeclaredArguments(command, description: descriptions[binary]!) {
                 Issue.record("\(command): \(problem)")
             }
             checked += 1
@@ -87,9 +91,8 @@ struct LessonCommandsTests {
     }
 
     /// Flags in `command` that the product (or its subcommand) does not declare, and options without a value.
-    static func undeclaredArguments(_ command: Command, binary: String) throws -> [String] {
-        let dump = try Subprocess.run(binary, ["--experimental-dump-help"], timeout: 60)
-        guard dump.succeeded, let json = try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
+    static func undeclaredArguments(_ command: Command, description dump: Subprocess.Outcome) -> [String] {
+        guard dump.succeeded, let json = try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
               var node = json["command"] as? [String: Any] else {
             return ["--experimental-dump-help gave no command description"]
         }
@@ -121,5 +124,25 @@ struct LessonCommandsTests {
             }
         }
         return problems
+    }
+}
+
+/// The checker itself: a line with an unknown flag or an option without its value is caught.
+struct LessonCommandCheckerTests {
+    @Test func shellWordsHandleQuotesAndComments() throws {
+        #expect(try LessonCommandsTests.shellWords("swift run lesson03 --rows 10   # a comment") == ["swift", "run", "lesson03", "--rows", "10"])
+        #expect(try LessonCommandsTests.shellWords("swift run x --server 'http://h:1/a b' && echo") == ["swift", "run", "x", "--server", "http://h:1/a b"])
+    }
+
+    @Test(.enabled(if: WorkshopBinary.isBuilt)) func unknownFlagsAndMissingValuesAreCaught() throws {
+        let dump = try Subprocess.run(WorkshopBinary.path, ["--experimental-dump-help"], timeout: 60)
+        func problems(_ arguments: [String]) -> [String] {
+            LessonCommandsTests.undeclaredArguments(.init(file: "t", line: 1, product: "workshop", arguments: arguments), description: dump)
+        }
+        #expect(problems(["watch", "--max-seconds", "5", "--once"]).isEmpty)
+        #expect(problems(["check", "03", "--no-build"]).isEmpty)
+        #expect(problems(["watch", "--no-such-flag"]) == ["--no-such-flag is not a flag of this command"])
+        #expect(problems(["watch", "--max-seconds"]) == ["--max-seconds needs a value"])
+        #expect(problems(["check", "--once"]) == ["--once is not a flag of this command"])
     }
 }
