@@ -119,7 +119,7 @@ public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
                     + (sanitized ? ["-sanitize=thread"] : []) + ["-o", output, "main.swift", "RequestCounter.swift"],
                 currentDirectory: work.path, timeout: 300)
             guard compile.succeeded else {
-                let errors = compile.stderr.split(separator: "\n").filter { $0.contains("error") }.prefix(4)
+                let errors = compile.stderr.split(separator: "\n").filter { $0.contains(": error:") && !$0.hasPrefix(" ") }.prefix(2)
                 return .failure("swiftc: " + (errors.isEmpty ? compile.describeEnd(timeout: 300) : errors.joined(separator: "; ")))
             }
             // Rename into place: two checks building the same file at once both succeed.
