@@ -23,10 +23,24 @@ struct CheckRunner {
         var hint: Int
     }
 
+    /// Whether this program was built with `-sanitize=thread` (as `swift test --sanitize=thread` builds it).
+    static let builtWithThreadSanitizer: Bool = {
+        #if os(Linux)
+        return dlsym(nil, "__tsan_init") != nil
+        #else
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
+        #endif
+    }()
+
     /// This program's own path (the child is this program again).
     static var executable: String {
         #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            // After `watch` rebuilt the program, the file this process started from is gone and
+            // the link reads "... (deleted)": the new build at the same path is the one to run.
+            let deleted = " (deleted)"
+            return path.hasSuffix(deleted) ? String(path.dropLast(deleted.count)) : path
+        }
         #endif
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
@@ -40,6 +54,11 @@ struct CheckRunner {
         if rehearseTrap { arguments.append("--rehearse-trap") }
         var environment = ProcessInfo.processInfo.environment
         environment["WORKSHOP_ROOT"] = workspace.root.path
+        if Self.builtWithThreadSanitizer {
+            // Swift's crash reporter and the sanitizer fight over a crashing process (the
+            // reporter then dies of SIGSEGV, or the sanitizer exits 66), hiding the real signal.
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+        }
         let outcome: Subprocess.Outcome
         do {
             outcome = try Subprocess.run(Self.executable, arguments, environment: environment,
