@@ -9,7 +9,7 @@ enum Style {
         return ProcessInfo.processInfo.environment["NO_COLOR"]?.isEmpty ?? true
     }()
 
-    static func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    static func paint(_ text: String, _ code: String) -> String { color && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     static func green(_ text: String) -> String { paint(text, "32") }
     static func red(_ text: String) -> String { paint(text, "31") }
     static func dim(_ text: String) -> String { paint(text, "2") }

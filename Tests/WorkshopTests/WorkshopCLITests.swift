@@ -33,6 +33,21 @@ struct WorkshopCLITests {
         #expect(again.stdout.split(separator: "\n").contains { $0.hasPrefix("03 ") && $0.hasSuffix("failing") }, "\(again.stdout)")
     }
 
+    /// On a terminal (faked with util-linux `script`) there is colour, unless NO_COLOR is set.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        let copy = try WorkshopCopy()
+        defer { copy.remove() }
+        func onATerminal(_ environment: String) throws -> String {
+            let command = "env \(environment) WORKSHOP_ROOT='\(copy.root.path)' '\(WorkshopBinary.path)' list"
+            return try Subprocess.run("/usr/bin/script", ["-qec", command, "/dev/null"], timeout: 60).stdout
+        }
+        let coloured = try onATerminal("-u NO_COLOR TERM=xterm")
+        #expect(coloured.contains("\u{1B}[1mSakusaku Workshop"), "\(coloured.debugDescription)")
+        let plain = try onATerminal("TERM=xterm NO_COLOR=1")
+        #expect(plain.contains("Sakusaku Workshop") && !plain.contains("\u{1B}["), "\(plain)")
+    }
+
     @Test func checkFailsTheShippedFileAndPassesASolvedOne() throws {
         let shipped = try WorkshopCopy()
         defer { shipped.remove() }
