@@ -30,7 +30,8 @@ public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
     static let driverSource = """
         import Foundation
 
-        // \(workers) "image queues" fetch \(requestsPerWorker) things each and record every request in one counter.
+        // \(workers) "image queues" fetch \(requestsPerWorker) things each and record every request in one
+        // counter, while the "Screen" reads the total now and then.
         func main() async {
             let counter = RequestCounter()
             let paths = [\(paths.map { "\"\($0)\"" }.joined(separator: ", "))]
@@ -42,6 +43,13 @@ public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
                             usleep(UInt32(300 + (worker * 7_919 + request * 104_729) % 1_700))
                             await counter.record(paths[(worker + request) % paths.count])
                         }
+                    }
+                }
+                // Meanwhile the Screen shows the running total: reads race with writes too.
+                group.addTask {
+                    for frame in 0..<\(requestsPerWorker) {
+                        usleep(UInt32(500 + frame * 97))
+                        _ = await counter.total
                     }
                 }
             }
