@@ -35,6 +35,23 @@ struct ExerciseR1Tests {
         }
     }
 
+    /// The half fix (a lock around the writes, none around the reads) must not pass.
+    @Test func aLockAroundTheWritesAloneIsCaught() throws {
+        let shipped = try String(contentsOfFile: Self.packageRoot.appendingPathComponent(ExerciseR1Checks.exerciseFile).path, encoding: .utf8)
+        let halfFixed = shipped
+            .replacingOccurrences(of: "    private var counts: [String: Int] = [:]\n",
+                                  with: "    private var counts: [String: Int] = [:]\n    private let lock = NSLock()\n")
+            .replacingOccurrences(of: "        counts[path, default: 0] += 1", with: "        lock.withLock { counts[path, default: 0] += 1 }")
+        try #require(halfFixed.contains("lock.withLock") && halfFixed.contains("private let lock"), "the shipped file changed shape")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("HalfFixed-\(UUID().uuidString).swift")
+        try Data(halfFixed.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let results = ExerciseR1Checks.run(file: file.path)
+        let race = try #require(results.first { $0.name == "no data race under the thread sanitizer" }, "\(results)")
+        #expect(!race.passed, "\(race)")
+        #expect(race.got.contains("RequestCounter.total.getter"), "\(race)")
+    }
+
     @Test func theSanitizerReportIsReadInOneLine() {
         let stderr = """
             ==================
