@@ -85,8 +85,17 @@ let lesson07Targets: [Target] = [
 let lesson07Exercises: [Target.Dependency] = ["Exercise07"]
 
 // MARK: - The learner's CLI and exercises not tied to one lesson (issue 7)
-let workshopTargets: [Target] = []
-let workshopExercises: [Target.Dependency] = []
+let workshopTargets: [Target] = [
+    // `swift run workshop`: list, check, hint, watch, reset, verify (runs checks in a child process).
+    .executableTarget(name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", argumentParser]),
+    // Exercise R1: a data race. Its checks compile this file themselves (plainly and under TSan,
+    // in a child process), so it is built by `swift build` for the compiler's Swift 6 checks but
+    // linked into nothing: a learner's typo here fails R1's check, not `swift run workshop`.
+    .target(name: "ExerciseR1", path: "Exercises/R1-data-race", exclude: ["README.md", "hints.md"]),
+    // Drives the built `workshop` binary; checks every `swift run ...` line in Lessons/*.md.
+    .testTarget(name: "WorkshopTests", dependencies: ["workshop", "ExerciseChecks", "WorkshopCore"]),
+]
+let workshopExercises: [Target.Dependency] = []  // ExerciseR1 on purpose not here: see above
 
 // MARK: - Exercise checks: one module with every exercise's checks, used by tests and CLI
 

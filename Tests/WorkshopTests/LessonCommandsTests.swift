@@ -1,0 +1,148 @@
+import ExerciseChecks
+import Foundation
+import Testing
+
+/// Every `swift run ...` line quoted in Lessons/*.md must run as written: the product exists
+/// (or is still being written: then the line is skipped, not failed), every flag it uses is
+/// one the command declares, options get a value, flags do not, and the values parse
+/// (`<the line> --help` exits 0: the parser converts every value before it shows help).
+struct LessonCommandsTests {
+    struct Command: CustomStringConvertible {
+        var file: String
+        var line: Int
+        var product: String
+        var arguments: [String]
+        var description: String { "\(file):\(line): swift run \(product) \(arguments.joined(separator: " "))" }
+    }
+
+    /// The quoted command lines: in fenced code blocks, starting with `swift run` (or `$ swift run`).
+    static func commands() throws -> [Command] {
+        let folder = ExerciseRoot.builtFrom.appendingPathComponent("Lessons")
+        var commands: [Command] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".md") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            var inCode = false
+            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.trimmingCharacters(in: .whitespaces)
+                if line.hasPrefix("```") { inCode.toggle(); continue }
+                guard inCode else { continue }
+                let command = line.hasPrefix("$ ") ? String(line.dropFirst(2)) : line
+                guard command.hasPrefix("swift run ") else { continue }
+                var words = try shellWords(command)
+                words.removeFirst(2)  // "swift", "run"
+                guard let product = words.first else { continue }
+                commands.append(Command(file: "Lessons/" + name, line: number + 1, product: product, arguments: Array(words.dropFirst())))
+            }
+        }
+        return commands
+    }
+
+    /// Splits a shell line into words: quotes, a trailing `# comment`, and `&&`/`|` (the line ends there).
+    static func shellWords(_ line: String) throws -> [String] {
+        var words: [String] = [], word = "", quote: Character?, started = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                started = true
+            } else if character == " " {
+                if started || !word.isEmpty { words.append(word) }
+                word = ""
+                started = false
+            } else if character == "#" && word.isEmpty && !started {
+                break
+            } else {
+                word.append(character)
+            }
+        }
+        if started || !word.isEmpty { words.append(word) }
+        if let end = words.firstIndex(where: { ["&&", "|", ";", "||", ">", "2>&1"].contains($0) }) { words = Array(words[..<end]) }
+        return words
+    }
+
+    @Test func theLessonsQuoteCommands() throws {
+        let commands = try Self.commands()
+        #expect(commands.count >= 10, "\(commands)")
+        #expect(commands.contains { $0.product == "workshop" })
+    }
+
+    @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
+        var checked = 0, skipped: Set<String> = []
+        var descriptions: [String: Subprocess.Outcome] = [:]  // one --experimental-dump-help per product
+        for command in try Self.commands() {
+            let binary = WorkshopBinary.directory.appendingPathComponent(command.product).path
+            guard FileManager.default.isExecutableFile(atPath: binary) else {
+                skipped.insert(command.product)  // a lesson still being written
+                continue
+            }
+            let help = try Subprocess.run(binary, command.arguments + ["--help"], timeout: 60)
+            #expect(help.status == 0 && !help.signaled, "\(command): \(help.stderr)")
+            if descriptions[binary] == nil {
+                descriptions[binary] = try Subprocess.run(binary, ["--experimental-dump-help"], timeout: 60)
+            }
+            for problem in Self.undeclaredArguments(command, description: descriptions[binary]!) {
+                Issue.record("\(command): \(problem)")
+            }
+            checked += 1
+        }
+        print("swift run lines checked: \(checked); skipped (product not built yet): \(skipped.sorted())")
+        #expect(checked > 0)
+    }
+
+    /// Flags in `command` that the product (or its subcommand) does not declare, and options without a value.
+    static func undeclaredArguments(_ command: Command, description dump: Subprocess.Outcome) -> [String] {
+        guard dump.succeeded, let json = try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
+              var node = json["command"] as? [String: Any] else {
+            return ["--experimental-dump-help gave no command description"]
+        }
+        var arguments = command.arguments[...]
+        // Descend into subcommands named by the first words ("workshop check 03").
+        while let first = arguments.first, let sub = (node["subcommands"] as? [[String: Any]])?.first(where: { $0["commandName"] as? String == first }) {
+            node = sub
+            arguments = arguments.dropFirst()
+        }
+        var kinds: [String: String] = ["--help": "flag", "-h": "flag"]
+        for argument in node["arguments"] as? [[String: Any]] ?? [] {
+            for name in argument["names"] as? [[String: Any]] ?? [] {
+                guard let text = name["name"] as? String, let kind = name["kind"] as? String else { continue }
+                kinds[(kind == "short" ? "-" : "--") + text] = argument["kind"] as? String
+            }
+        }
+        var problems: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            index += 1
+            guard word.hasPrefix("-"), Double(word) == nil else { continue }
+            let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+            switch kinds[name] {
+            case nil: problems.append("\(name) is not a flag of this command")
+            case "option" where !word.contains("="):
+                if index >= arguments.endIndex { problems.append("\(name) needs a value") } else { index += 1 }
+            default: break
+            }
+        }
+        return problems
+    }
+}
+
+/// The checker itself: a line with an unknown flag or an option without its value is caught.
+struct LessonCommandCheckerTests {
+    @Test func shellWordsHandleQuotesAndComments() throws {
+        #expect(try LessonCommandsTests.shellWords("swift run lesson03 --rows 10   # a comment") == ["swift", "run", "lesson03", "--rows", "10"])
+        #expect(try LessonCommandsTests.shellWords("swift run x --server 'http://h:1/a b' && echo") == ["swift", "run", "x", "--server", "http://h:1/a b"])
+    }
+
+    @Test(.enabled(if: WorkshopBinary.isBuilt)) func unknownFlagsAndMissingValuesAreCaught() throws {
+        let dump = try Subprocess.run(WorkshopBinary.path, ["--experimental-dump-help"], timeout: 60)
+        func problems(_ arguments: [String]) -> [String] {
+            LessonCommandsTests.undeclaredArguments(.init(file: "t", line: 1, product: "workshop", arguments: arguments), description: dump)
+        }
+        #expect(problems(["watch", "--max-seconds", "5", "--once"]).isEmpty)
+        #expect(problems(["check", "03", "--no-build"]).isEmpty)
+        #expect(problems(["watch", "--no-such-flag"]) == ["--no-such-flag is not a flag of this command"])
+        #expect(problems(["watch", "--max-seconds"]) == ["--max-seconds needs a value"])
+        #expect(problems(["check", "--once"]) == ["--once is not a flag of this command"])
+    }
+}
