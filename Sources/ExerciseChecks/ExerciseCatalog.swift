@@ -8,7 +8,13 @@ import Foundation
 public enum ExerciseCatalog {
     public static var suites: [any ExerciseCheckSuite.Type] {
         [
+            Exercise01Checks.self,
+            Exercise02Checks.self,
             Exercise03Checks.self,
+            Exercise04Checks.self,
+            Exercise05Checks.self,
+            Exercise06Checks.self,
+            Exercise07Checks.self,
             ExerciseR1Checks.self,
         ].sorted { $0.id < $1.id }  // "01"..."07" first, then the ones not tied to a lesson ("R1")
     }
