@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The checks of exercise R1 (Exercises/R1-data-race): a data race in a request counter.
 ///

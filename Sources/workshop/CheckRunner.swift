@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 
 /// Runs an exercise's checks the safe way: in a child process (this same program, hidden
 /// subcommand `_run-checks`), so a trap or crash in the learner's code becomes a failed check

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 
 /// `workshop reset N`: the exercise file as shipped, the learner's version kept as a backup.
 struct Reset: ParsableCommand {

@@ -1,40 +1,17 @@
 import Foundation
+import WorkshopCore
 import XCTest
 
 /// Drives the built `lesson05` binary, the way a learner or a script would.
 final class Lesson05CLITests: XCTestCase {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs the binary next to this test bundle, with a timeout.
-    static func lesson05(_ arguments: [String], timeout: Double = 60) throws -> Outcome {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let binary = directory.appendingPathComponent("lesson05")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("lesson05 is not built next to the tests (\(binary.path)); run `swift build` first")
+    /// Runs the built `lesson05` binary (next to the test bundle), bounded by a timeout.
+    static func lesson05(_ arguments: [String], timeout: Double = 60) throws -> Subprocess.Outcome {
+        guard let binary = Subprocess.builtProduct("lesson05") else {
+            throw XCTSkip("lesson05 is not built next to the tests; run `swift build` first")
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        // Read while it runs, so a full pipe cannot block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            XCTFail("lesson05 \(arguments) did not finish within \(timeout) s")
-        }
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+        let outcome = try Subprocess.run(binary, arguments, timeout: timeout)
+        if outcome.timedOut { XCTFail("lesson05 \(arguments) did not finish within \(timeout) s") }
+        return outcome
     }
 
     func testJSONIsOneDocumentWithBothVariants() throws {

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 import Testing
 
 /// Every `swift run ...` line quoted in Lessons/*.md must run as written: the product exists

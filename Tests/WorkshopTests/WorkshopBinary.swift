@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 import Testing
 
 /// The built `workshop` binary (and its siblings), driven the way a learner or CI drives it.

@@ -1,10 +1,14 @@
 import Foundation
-import WorkshopCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs another program to the end, with a time limit, and keeps what it printed.
-/// The exercise checks use it to compile and run learner code in a child process, and the
-/// `workshop` CLI to run the checks themselves in one, so a crash in learner code is a
-/// failed check, not a dead CLI.
+/// The exercise checks use it to compile and run learner code in a child process, the
+/// `workshop` CLI to run the checks themselves in one (so a crash in learner code is a
+/// failed check, not a dead CLI), and the tests to drive the built lesson binaries.
 public enum Subprocess {
     public struct Outcome: Sendable {
         /// The exit status, or the signal number when `signaled`.
@@ -27,6 +31,14 @@ public enum Subprocess {
             4: "SIGILL: a trap, e.g. a failed precondition", 5: "SIGTRAP: a trap, e.g. a failed precondition",
             6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV: a bad memory access", 15: "SIGTERM",
         ]
+    }
+
+    /// The path of an executable product built next to the running test bundle (or program),
+    /// e.g. `builtProduct("lesson03")`; nil when it has not been built.
+    public static func builtProduct(_ name: String) -> String? {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let path = directory.appendingPathComponent(name).path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
     /// Runs `program` (looked up on PATH unless it contains a "/") with `arguments`.
