@@ -8,9 +8,6 @@ import XCTest
 /// - once the learner has changed the file, it must pass them all (the learner's command:
 ///   `swift test --filter Exercise02`).
 final class Exercise02Tests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testReferenceSolutionPassesEveryCheck() {
         let results = Exercise02Checks.run {
             let thread = WorkerThreadSolution()
@@ -21,16 +18,6 @@ final class Exercise02Tests: XCTestCase {
     }
 
     func testExerciseFile() throws {
-        let path = Self.packageRoot.appendingPathComponent(Exercise02Checks.exerciseFile).path
-        let fingerprint = try XCTUnwrap(ShippedFile.fingerprint(of: path), "cannot read \(path)")
-        let results = Exercise02Checks.runLearner()
-        let report = results.map(\.description).joined(separator: "\n")
-        if fingerprint == Exercise02Checks.shippedFingerprint {
-            // Untouched: the checks must catch the shipped version, or they test nothing.
-            XCTAssertTrue(results.contains { !$0.passed }, "the exercise as shipped passes every check:\n\(report)")
-        } else {
-            print("Exercise 02 (\(Exercise02Checks.exerciseFile)):\n\(report)")
-            XCTAssertTrue(results.allSatisfy(\.passed), "not yet:\n\(report)")
-        }
+        try assertLearnerFile(Exercise02Checks.self)
     }
 }

@@ -8,9 +8,6 @@ import XCTest
 /// - once the learner has changed the file, it must pass them all (the learner's command:
 ///   `swift test --filter Exercise04`).
 final class Exercise04Tests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testReferenceSolutionPassesEveryCheck() {
         let results = Exercise04Checks.run(headers: GzipByHandSolution.requestHeaders(acceptGzip:),
                                            decode: GzipByHandSolution.decodedBody(of:))
@@ -18,16 +15,6 @@ final class Exercise04Tests: XCTestCase {
     }
 
     func testExerciseFile() throws {
-        let path = Self.packageRoot.appendingPathComponent(Exercise04Checks.exerciseFile).path
-        let fingerprint = try XCTUnwrap(ShippedFile.fingerprint(of: path), "cannot read \(path)")
-        let results = Exercise04Checks.runLearner()
-        let report = results.map(\.description).joined(separator: "\n")
-        if fingerprint == Exercise04Checks.shippedFingerprint {
-            // Untouched: the checks must catch the shipped version, or they test nothing.
-            XCTAssertTrue(results.contains { !$0.passed }, "the exercise as shipped passes every check:\n\(report)")
-        } else {
-            print("Exercise 04 (\(Exercise04Checks.exerciseFile)):\n\(report)")
-            XCTAssertTrue(results.allSatisfy(\.passed), "not yet:\n\(report)")
-        }
+        try assertLearnerFile(Exercise04Checks.self)
     }
 }

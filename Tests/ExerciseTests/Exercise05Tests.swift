@@ -8,25 +8,12 @@ import XCTest
 /// - once the learner has changed the file, it must pass them all (the learner's command:
 ///   `swift test --filter Exercise05`).
 final class Exercise05Tests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testReferenceSolutionPassesEveryCheck() {
         let results = Exercise05Checks.run(OrderResolverSolution.resolve)
         for result in results { XCTAssertTrue(result.passed, result.description) }
     }
 
     func testExerciseFile() throws {
-        let path = Self.packageRoot.appendingPathComponent(Exercise05Checks.exerciseFile).path
-        let fingerprint = try XCTUnwrap(ShippedFile.fingerprint(of: path), "cannot read \(path)")
-        let results = Exercise05Checks.runLearner()
-        let report = results.map(\.description).joined(separator: "\n")
-        if fingerprint == Exercise05Checks.shippedFingerprint {
-            // Untouched: the checks must catch the shipped version, or they test nothing.
-            XCTAssertTrue(results.contains { !$0.passed }, "the exercise as shipped passes every check:\n\(report)")
-        } else {
-            print("Exercise 05 (\(Exercise05Checks.exerciseFile)):\n\(report)")
-            XCTAssertTrue(results.allSatisfy(\.passed), "not yet:\n\(report)")
-        }
+        try assertLearnerFile(Exercise05Checks.self)
     }
 }

@@ -8,25 +8,12 @@ import XCTest
 /// - once the learner has changed the file, it must pass them all (the learner's command:
 ///   `swift test --filter Exercise06`).
 final class Exercise06Tests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testReferenceSolutionPassesEveryCheck() {
         let results = Exercise06Checks.run(FlagSaverSolution.saveFlags)
         for result in results { XCTAssertTrue(result.passed, result.description) }
     }
 
     func testExerciseFile() throws {
-        let path = Self.packageRoot.appendingPathComponent(Exercise06Checks.exerciseFile).path
-        let fingerprint = try XCTUnwrap(ShippedFile.fingerprint(of: path), "cannot read \(path)")
-        let results = Exercise06Checks.runLearner()
-        let report = results.map(\.description).joined(separator: "\n")
-        if fingerprint == Exercise06Checks.shippedFingerprint {
-            // Untouched: the checks must catch the shipped version, or they test nothing.
-            XCTAssertTrue(results.contains { !$0.passed }, "the exercise as shipped passes every check:\n\(report)")
-        } else {
-            print("Exercise 06 (\(Exercise06Checks.exerciseFile)):\n\(report)")
-            XCTAssertTrue(results.allSatisfy(\.passed), "not yet:\n\(report)")
-        }
+        try assertLearnerFile(Exercise06Checks.self)
     }
 }
