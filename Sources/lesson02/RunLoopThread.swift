@@ -70,7 +70,9 @@ final class RunLoopThread: @unchecked Sendable {  // @unchecked: what other thre
         thread.name = name
         self.thread = thread
         thread.start()
-        started.wait()
+        // A new thread is running within microseconds; 10 s means something is badly wrong.
+        let began = started.wait(timeout: .now() + 10)
+        precondition(began == .success, "the network thread did not start within 10 s")
     }
 
     /// True when called on this thread (callbacks use it to prove where they run).

@@ -33,7 +33,9 @@ final class WorkerThreadSolution: @unchecked Sendable {  // @unchecked: `inbox` 
         thread.name = name
         self.thread = thread
         thread.start()
-        ready.wait()
+        // A new thread is running within microseconds; 10 s means something is badly wrong.
+        let began = ready.wait(timeout: .now() + 10)
+        precondition(began == .success, "the worker thread did not start within 10 s")
     }
 
     /// Queues `job` to run on this thread. Returns false if the thread is stopping.
