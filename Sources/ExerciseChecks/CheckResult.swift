@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The outcome of one check of a learner's exercise.
 public struct CheckResult: Sendable, CustomStringConvertible {
@@ -20,13 +21,7 @@ public enum ShippedFile {
     /// FNV-1a of the file's bytes; nil when the file cannot be read.
     public static func fingerprint(of path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return fnv1aHex(Array(data))
-    }
-
-    static func fnv1aHex(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
+        return fnv1a(Array(data))  // the core's FNV-1a, also used for ETags
     }
 }
 

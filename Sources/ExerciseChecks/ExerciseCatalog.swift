@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// Every exercise the `workshop` CLI knows, in one list. Adding an exercise is one line here
 /// (`ExerciseNNChecks.self,`). The CLI reads everything else (title, folder, file, hints.md,
@@ -54,7 +55,7 @@ public enum ExerciseRoot {
 
 extension ShippedFile {
     /// The fingerprint of bytes in memory (e.g. a version from git), as `fingerprint(of:)` gives for a file.
-    public static func fingerprint(of data: Data) -> String { fnv1aHex(Array(data)) }
+    public static func fingerprint(of data: Data) -> String { fnv1a(Array(data)) }
 }
 
 extension CheckResult {

@@ -111,7 +111,7 @@ public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
     /// an unchanged file again costs no compile.
     static func build(_ source: Data, sanitized: Bool) -> Build {
         let mode = sanitized ? "tsan" : "plain"
-        let key = ShippedFile.fnv1aHex(Array(source) + Array(driverSource.utf8) + Array(mode.utf8))
+        let key = fnv1a(Array(source) + Array(driverSource.utf8) + Array(mode.utf8))
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("sakusaku-workshop-r1")
         let binary = cache.appendingPathComponent("counter-\(mode)-\(key)").path
         if FileManager.default.isExecutableFile(atPath: binary) { return .success(binary) }

@@ -90,8 +90,6 @@ enum BulkSave {
             select group_concat(id || '|' || ifnull(message, '') || '|' || ifnull(flg, ''), char(10))
             from (select * from tblA order by id)
             """).first?.first?.string ?? ""
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
+        return fnv1a(Array(text.utf8))
     }
 }
