@@ -1,3 +1,5 @@
+// Exercise 01: make a parse step wait for its fetch, and pass a failed or cancelled fetch on without parsing.
+// Check it: swift run workshop check 01
 import Foundation
 import WorkshopCore
 
@@ -16,19 +18,10 @@ public enum ParseStepFailure: Error, Equatable {
     case sourceCancelled
 }
 
-/// Exercise 01: the parse step as its own operation.
-///
-/// A `ParseStep` turns the body fetched by `source` into a value. It is queued together with
-/// its source on the same `OperationQueue`, with any width. As shipped it is wrong twice:
-///   1. it may run before `source` has finished, and then parses nothing;
-///   2. when the fetch failed or was cancelled, it still calls `parse` (on empty data).
-/// Fix both:
-///   - make the step run only after `source` has finished, whatever the outcome (TODO 1);
-///   - in `main()`, pass a cancelled source on as `.sourceCancelled` and a failed one as
-///     `.sourceFailed(...)`, without calling `parse`; parse only real data (TODO 2).
-///
-/// Check your work:  swift test --filter Exercise01
-public final class ParseStep<Output: Sendable>: Operation, @unchecked Sendable {  // @unchecked: `stored` is a Locked; the rest are constants
+/// Turns the body fetched by `source` into a value. It is queued together with its source on
+/// one `OperationQueue`, of any width.
+// @unchecked: `stored` is a Locked; the rest are constants
+public final class ParseStep<Output: Sendable>: Operation, @unchecked Sendable {
     private let source: any BodyProducing
     private let parse: @Sendable (Data) throws -> Output
     private let stored = Locked<Result<Output, any Error>?>(nil)  // written in main(), read from any thread
@@ -37,14 +30,15 @@ public final class ParseStep<Output: Sendable>: Operation, @unchecked Sendable {
         self.source = source
         self.parse = parse
         super.init()
-        // TODO 1: this step must not start before `source` has finished.
+        // TODO(1): this step must not start before `source` has finished.
     }
 
     /// The parsed value or why there is none; nil until the step has run.
     public var output: Result<Output, any Error>? { stored.current }
 
     public override func main() {
-        // TODO 2: a cancelled or failed source must not reach `parse`.
+        // TODO(2): a cancelled source must end as `.sourceCancelled`, a failed one as
+        // `.sourceFailed(...)`, and neither may reach `parse`.
         let data = (try? source.body?.get()) ?? Data()
         let outcome = Result { try parse(data) }
         stored.withLock { $0 = outcome }

@@ -1,101 +1,31 @@
+// Exercise 02: make a spinning run-loop thread sleep between jobs, and still stop.
+// Check it: swift run workshop check 02
+import ExerciseChecks  // RunLoopWorker: the given half of the thread
 import Foundation
-import WorkshopCore
 
-/// A worker thread with its own run loop: jobs posted from any thread run here, one at a
-/// time, in the order they were posted (a log writer, a thumbnailer, a network thread...).
+/// A worker thread with its own run loop, the shape of lesson 02's network thread.
+/// `RunLoopWorker` (given) starts the thread, queues the jobs posted from any thread, and
+/// wakes the loop for each by adding a `Timer` that fires at once to this thread's run loop.
+/// It calls `prepareLoop()` once, then `runOnce()` again and again until `stop()`, whose
+/// job calls `loopWillEnd()` and ends that loop.
 ///
-/// It works. It also burns a whole CPU core while it has nothing to do, which on a phone is
-/// a hot battery, and on a shared server a neighbour's slow build. Your job is the three
-/// methods under "Your part": make the loop sleep between jobs, and still stop when asked.
-/// Everything above them is given and correct.
-public final class WorkerThread: @unchecked Sendable {  // @unchecked: `inbox` is a Locked; `stopping` and your own state are touched only on this thread; `thread` only by the owner
-    private struct Inbox {
-        var jobs: [@Sendable () -> Void] = []
-        var runLoop: RunLoop?
-        var open = true
-    }
-    /// Guards what other threads touch: the queued jobs and this thread's run loop.
-    private let inbox = Locked(Inbox())
-    private let ready = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
-    /// Set by `stop()`'s job, read by the loop: both on this thread.
-    private var stopping = false
-
-    private var thread: Thread?
-
-    public init() {}
-
-    /// Starts the thread and returns once it can take jobs.
-    public func start(name: String = "worker") {
-        let thread = Thread { [self] in main() }
-        thread.name = name
-        self.thread = thread
-        thread.start()
-        // A new thread is running within microseconds; 10 s means something is badly wrong.
-        let began = ready.wait(timeout: .now() + 10)
-        precondition(began == .success, "the worker thread did not start within 10 s")
-    }
-
-    /// Queues `job` to run on this thread. Returns false if the thread is stopping.
-    @discardableResult
-    public func post(_ job: @escaping @Sendable () -> Void) -> Bool {
-        inbox.withLock { inbox in
-            guard inbox.open, let runLoop = inbox.runLoop else { return false }
-            inbox.jobs.append(job)
-            // Wake the loop: a timer added to *this thread's* run loop (see linux-facts.md).
-            runLoop.add(Timer(timeInterval: 0, repeats: false) { [weak self] _ in self?.runJobs() }, forMode: .default)
-            return true
-        }
-    }
-
-    /// Lets the jobs already posted run, then ends the thread. Returns true once the thread
-    /// has left its loop, false if it has not within `timeout` seconds.
-    @discardableResult
-    public func stop(timeout: Double = 2) -> Bool {
-        post { [self] in
-            stopping = true
-            loopWillEnd()
-        }
-        inbox.withLock { $0.open = false }
-        if exited.wait(timeout: .now() + timeout) == .timedOut { return false }
-        exited.signal()  // a second stop() returns at once
-        return true
-    }
-
-    /// The thread's body.
-    private func main() {
-        prepareLoop()
-        inbox.withLock { $0.runLoop = RunLoop.current }
-        ready.signal()
-        while !stopping {
-            runOnce()
-        }
-        exited.signal()
-    }
-
-    private func runJobs() {
-        let jobs = inbox.withLock { inbox in
-            defer { inbox.jobs.removeAll() }
-            return inbox.jobs
-        }
-        for job in jobs { job() }
-    }
-
-    // MARK: - Your part (all three run on this thread)
-
+/// As shipped it works, and between jobs it burns a whole core asking its run loop "anything
+/// yet?". Your part is the three methods below; all three run on the worker thread.
+// @unchecked: whatever state you add here is touched only on the worker thread.
+final class WorkerThread: RunLoopWorker, @unchecked Sendable {
     /// Called once, before the loop starts.
-    func prepareLoop() {
-        // EXERCISE: nothing is attached to this run loop yet.
+    override func prepareLoop() {
+        // TODO(1): nothing is attached to this run loop yet. What does a loop with no source do?
     }
 
     /// One trip around the loop: runs whatever is due (the jobs' wake-up timers), then returns.
-    func runOnce() {
-        // EXERCISE: old sample code did this. How long does this call wait?
+    override func runOnce() {
+        // TODO(2): old sample code did this. How long does this call wait?
         _ = RunLoop.current.run(mode: .default, before: Date())
     }
 
     /// Called by `stop()`'s job, just before the loop should end.
-    func loopWillEnd() {
-        // EXERCISE: the loop ends only once `runOnce()` returns. Will it?
+    override func loopWillEnd() {
+        // TODO(3): the loop ends only once `runOnce()` returns. Will it?
     }
 }

@@ -1,20 +1,14 @@
+// Exercise 07: Japanese line-break rules: 、。」 and the other closing marks never start a line.
+// Check it: swift run workshop check 07
 import WorkshopCore
 
-/// Exercise 07: Japanese line-break rules (禁則処理, kinsoku shori) for a label that
-/// wraps by character, like swift-layout's `createCharWrappingLabel`.
-///
-/// Japanese has no spaces between words, so a label breaks after whichever character fills
-/// the line. But a line must never *start* with a closing mark: 、。」 and the others in
-/// `cannotStartLine`. A reader sees "、" at the start of a line as a mistake.
-///
-/// As shipped, `wrap` fills each line and ignores the rule. Make it keep the rule by
-/// pushing characters down (追い出し, "push out"): when the character that would start the
-/// next line is in `cannotStartLine`, move the last character of the current line down with
-/// it, and keep moving while the new first character is still one of them. Every line must
-/// stay within `width` cells (a wide character takes two, see `terminalWidth`), and no
-/// character may be lost or reordered.
-///
-/// Check your work:  swift test --filter Exercise07
+/// Wraps text by character, like swift-layout's `createCharWrappingLabel`: Japanese has no
+/// spaces between words, so a line breaks after whichever character fills it. But a line must
+/// never *start* with a closing mark (`cannotStartLine`). Keep the rule (禁則処理) by pushing
+/// characters down (追い出し): when the character that would start the next line is one of
+/// them, the last character of the full line moves down with it, and so on while the new
+/// first character is still one. Every line stays within `width` cells (a wide character
+/// takes two, see `terminalWidth`), and no character is lost or moved out of order.
 public enum LineBreaker {
     /// Closing punctuation and brackets: never at the start of a line.
     public static let cannotStartLine: Set<Character> = [
@@ -29,7 +23,7 @@ public enum LineBreaker {
         for character in text {
             let cells = terminalWidth(String(character))
             if used + cells > width && !line.isEmpty {
-                // TODO: if `character` cannot start a line, take characters off the end of
+                // TODO(1): if `character` cannot start a line, take characters off the end of
                 // `line` and start the new line with them instead of with `character` alone.
                 lines.append(line)
                 line = ""

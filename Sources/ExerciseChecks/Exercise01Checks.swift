@@ -1,35 +1,40 @@
 import Dispatch
-import Exercise01
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import WorkshopCore
 
-/// The checks of exercise 01 (Exercises/01-parse-operation).
-public enum Exercise01Checks: ExerciseCheckSuite {
-    public static let id = "01"
-    public static let title = "the parse step as its own operation"
-    public static let directory = "Exercises/01-parse-operation"
-    public static let exerciseFile = "Exercises/01-parse-operation/ParseStep.swift"
-    public static let shippedFingerprint = "e91c327b76a28482"
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
+/// The checks of exercise 01 (Exercises/01-parse-operation): a parse step that depends on
+/// its fetch and passes a failed or cancelled fetch on without parsing.
+public enum Exercise01Checks {
     /// Makes a parse step of `source` whose parse decodes an `AccountProfile`.
-    public typealias MakeStep = (_ source: any BodyProducing, _ parse: @escaping @Sendable (Data) throws -> AccountProfile) -> Operation
+    public typealias MakeStep = (
+        _ source: CheckFetch, _ parse: @escaping @Sendable (Data) throws -> AccountProfile
+    ) -> Operation
+
+    /// The learner's `ParseStepFailure`, as the driver hands it over.
+    public enum StepFailure: Error, Equatable {
+        case sourceFailed(String)
+        case sourceCancelled
+    }
 
     public static let latency = 0.1
 
-    public static func runLearner() -> [CheckResult] {
-        run(makeStep: { ParseStep(source: $0, parse: $1) }, output: { ($0 as? ParseStep<AccountProfile>)?.output })
-    }
-
-    /// Runs every check against a step implementation. `output` reads a step's result.
-    public static func run(makeStep: MakeStep, output: @escaping (Operation) -> Result<AccountProfile, any Error>?) -> [CheckResult] {
+    /// Runs every check against a step implementation. `output` reads a step's result (with
+    /// the learner's failures as `StepFailure`).
+    public static func run(makeStep: MakeStep, output: @escaping (Operation) -> Result<AccountProfile, any Error>?)
+        -> [CheckResult]
+    {
         let server = FixtureServer(knobs: ServerKnobs(latencySeconds: latency))
         let baseURL: URL
         do { baseURL = try server.start() } catch {
-            return [CheckResult(name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
-                                got: "\(error)", hint: 1)]
+            return [
+                CheckResult(
+                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    got: "\(error)", hint: 1)
+            ]
         }
         defer { server.stop() }
         let fetcher = HTTPFetcher(timeout: 10)
@@ -42,7 +47,10 @@ public enum Exercise01Checks: ExerciseCheckSuite {
             return try JSONDecoder().decode(AccountProfile.self, from: data)
         }
         func fetch(fault: String? = nil) -> CheckFetch {
-            CheckFetch(fetcher: fetcher, url: URL(string: userURL.absoluteString + (fault.map { "?fault=\($0)" } ?? ""))!, token: token)
+            CheckFetch(
+                fetcher: fetcher,
+                url: fault.map { userURL.appending(queryItems: [URLQueryItem(name: "fault", value: $0)]) } ?? userURL,
+                token: token)
         }
         func describe(_ result: Result<AccountProfile, any Error>?) -> String {
             switch result {
@@ -67,7 +75,11 @@ public enum Exercise01Checks: ExerciseCheckSuite {
         let got2 = output(step2)
         let parsesAfterFailure = parses.current
         var passedOn = false
-        if case .failure(let error as ParseStepFailure)? = got2, case .sourceFailed(let why) = error, why.contains("500") { passedOn = true }
+        if case .failure(let error as StepFailure)? = got2, case .sourceFailed(let why) = error,
+            why.contains("500")
+        {
+            passedOn = true
+        }
 
         // 3. A cancelled fetch is passed on, parse never called.
         parses.withLock { $0 = 0 }
@@ -78,28 +90,35 @@ public enum Exercise01Checks: ExerciseCheckSuite {
         let got3 = output(step3)
         let parsesAfterCancel = parses.current
         var cancelledOn = false
-        if case .failure(let error as ParseStepFailure)? = got3, error == .sourceCancelled { cancelledOn = true }
+        if case .failure(let error as StepFailure)? = got3, error == .sourceCancelled { cancelledOn = true }
 
         // 4. Many pairs: every step has an output, every parse ran exactly once.
         parses.withLock { $0 = 0 }
-        let pairs = (0..<20).map { _ -> (CheckFetch, Operation) in let source = fetch(); return (source, makeStep(source, parse)) }
+        let pairs = (0..<20).map { _ -> (CheckFetch, Operation) in
+            let source = fetch()
+            return (source, makeStep(source, parse))
+        }
         let finished4 = runOnQueue(pairs.flatMap { [$0.1, $0.0] }, width: 2)
         let good = pairs.filter { (try? output($0.1)?.get()) == expected }.count
         let parsesMany = parses.current
 
         return [
-            CheckResult(name: "waits for its fetch", passed: waited,
-                        expected: "the step's output is the profile of aoi",
-                        got: finished1 ? describe(got1) : "the queue did not finish within 10 s", hint: 1),
-            CheckResult(name: "a failed fetch is passed on", passed: finished2 && passedOn && parsesAfterFailure == 0,
-                        expected: "after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called",
-                        got: "\(describe(got2)), parse called \(parsesAfterFailure) time(s)", hint: 2),
-            CheckResult(name: "a cancelled fetch is passed on", passed: finished3 && cancelledOn && parsesAfterCancel == 0,
-                        expected: "fetch cancelled before it ran: .sourceCancelled and parse never called",
-                        got: "\(describe(got3)), parse called \(parsesAfterCancel) time(s)", hint: 2),
-            CheckResult(name: "each step runs once", passed: finished4 && good == 20 && parsesMany == 20,
-                        expected: "20 fetch/step pairs at width 2: 20 profiles, 20 parse calls",
-                        got: "\(good) profiles, \(parsesMany) parse calls", hint: 3),
+            CheckResult(
+                name: "waits for its fetch", passed: waited,
+                expected: "the step's output is the profile of aoi",
+                got: finished1 ? describe(got1) : "the queue did not finish within 10 s", hint: 1),
+            CheckResult(
+                name: "a failed fetch is passed on", passed: finished2 && passedOn && parsesAfterFailure == 0,
+                expected: "after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called",
+                got: "\(describe(got2)), parse called \(counted(parsesAfterFailure, "time"))", hint: 2),
+            CheckResult(
+                name: "a cancelled fetch is passed on", passed: finished3 && cancelledOn && parsesAfterCancel == 0,
+                expected: "fetch cancelled before it ran: .sourceCancelled and parse never called",
+                got: "\(describe(got3)), parse called \(counted(parsesAfterCancel, "time"))", hint: 2),
+            CheckResult(
+                name: "each step runs once", passed: finished4 && good == 20 && parsesMany == 20,
+                expected: "20 fetch/step pairs at width 2: 20 profiles, 20 parse calls",
+                got: "\(counted(good, "profile")), \(counted(parsesMany, "parse call"))", hint: 3),
         ]
     }
 
@@ -116,7 +135,9 @@ public enum Exercise01Checks: ExerciseCheckSuite {
 
 /// The checks' fetch: a plain synchronous operation that fetches /api/user with a token.
 /// (The lesson's FetchOperation is asynchronous; for the checks a simple one is enough.)
-final class CheckFetch: Operation, BodyProducing, @unchecked Sendable {  // @unchecked: `stored` is a Locked; the rest are constants
+/// The driver makes it conform to the learner's `BodyProducing`.
+// @unchecked: `stored` is a Locked; the rest are constants
+public final class CheckFetch: Operation, @unchecked Sendable {
     private let fetcher: HTTPFetcher
     private let url: URL
     private let token: String
@@ -128,9 +149,10 @@ final class CheckFetch: Operation, BodyProducing, @unchecked Sendable {  // @unc
         self.token = token
     }
 
-    var body: Result<Data, any Error>? { stored.current }
+    /// The fetched bytes, or why there are none; nil until the fetch has run.
+    public var body: Result<Data, any Error>? { stored.current }
 
-    override func main() {
+    public override func main() {
         guard !isCancelled else { return }
         var request = URLRequest(url: url)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -138,10 +160,13 @@ final class CheckFetch: Operation, BodyProducing, @unchecked Sendable {  // @unc
         let done = DispatchSemaphore(value: 0)
         fetcher.session.dataTask(with: request) { data, response, error in
             let result: Result<Data, any Error>
-            if let error { result = .failure(error) }
-            else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            if let error {
+                result = .failure(error)
+            } else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
                 result = .failure(FetchError.httpStatus(http.statusCode, url: self.url.absoluteString))
-            } else { result = .success(data ?? Data()) }
+            } else {
+                result = .success(data ?? Data())
+            }
             outcome.withLock { $0 = result }
             done.signal()
         }.resume()

@@ -1,30 +1,15 @@
 import Dispatch
-import Exercise03
 import Foundation
+import Lesson03Kit
 import WorkshopCore
 
-/// The checks of exercise 03 (Exercises/03-icons-off-main).
-public enum Exercise03Checks: ExerciseCheckSuite {
-    public static let id = "03"
-    public static let title = "icons off the main thread"
-    public static let directory = "Exercises/03-icons-off-main"
-
+/// The checks of exercise 03 (Exercises/03-icons-off-main): icons fetched on a queue and set
+/// on their rows on the main queue.
+public enum Exercise03Checks {
     public typealias LoadIcons = ([TimelineEntry], TableView, TimelineClient, DispatchQueue) -> Void
-
-    /// The file the learner edits, and its fingerprint as shipped.
-    public static let exerciseFile = "Exercises/03-icons-off-main/IconLoader.swift"
-    public static let shippedFingerprint = "d93965e45633f6e0"
 
     public static let rows = 8
     public static let latency = 0.05
-
-    public static func runLearner() -> [CheckResult] { run(learnersLoadIcons) }
-
-    /// The learner's version: `IconLoader.loadIcons` in Exercises/03-icons-off-main.
-    public static func learnersLoadIcons(_ entries: [TimelineEntry], _ table: TableView,
-                                         _ client: TimelineClient, _ queue: DispatchQueue) {
-        IconLoader.loadIcons(for: entries, into: table, using: client, imageQueue: queue)
-    }
 
     /// Runs every check against `loadIcons`. Call on the main thread (it runs the main run loop).
     public static func run(_ loadIcons: LoadIcons) -> [CheckResult] {
@@ -34,8 +19,11 @@ public enum Exercise03Checks: ExerciseCheckSuite {
         do {
             endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
         } catch {
-            return [CheckResult(name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
-                                got: "\(error)", hint: 1)]
+            return [
+                CheckResult(
+                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    got: "\(error)", hint: 1)
+            ]
         }
         defer { server.stop() }
         let client = TimelineClient(endpoint: endpoint)
@@ -68,12 +56,14 @@ public enum Exercise03Checks: ExerciseCheckSuite {
                 name: "every icon arrives",
                 passed: arrived,
                 expected: "all \(rows) rows with an icon within 10 s",
-                got: "\(missing) rows without an icon", hint: 2),
+                got: "\(counted(missing, "row")) without an icon", hint: 2),
             CheckResult(
                 name: "icons land on the right rows after a reload",
                 passed: arrived && wrongRows.isEmpty,
                 expected: "each row shows its own user's icon",
-                got: wrongRows.isEmpty ? (arrived ? "all rows right" : "not all icons arrived") : "wrong icon on rows \(wrongRows.map(String.init).joined(separator: ", "))",
+                got: wrongRows.isEmpty
+                    ? (arrived ? "all rows right" : "not all icons arrived")
+                    : "wrong icon on rows \(wrongRows.map(String.init).joined(separator: ", "))",
                 hint: 3),
         ]
     }

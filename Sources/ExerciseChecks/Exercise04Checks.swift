@@ -1,35 +1,29 @@
-import Exercise04
 import Foundation
 import WorkshopCore
 
-/// The checks of exercise 04 (Exercises/04-gzip-by-hand).
-public enum Exercise04Checks: ExerciseCheckSuite {
-    public static let id = "04"
-    public static let title = "gzip by hand"
-    public static let directory = "Exercises/04-gzip-by-hand"
-
+/// The checks of exercise 04 (Exercises/04-gzip-by-hand): asking for gzip and decoding it
+/// by hand, and throwing on every broken body.
+public enum Exercise04Checks {
     public typealias Headers = (Bool) -> [String: String]
     public typealias Decode = (RawHTTP.Response) throws -> [UInt8]
-
-    /// The file the learner edits, and its fingerprint as shipped.
-    public static let exerciseFile = "Exercises/04-gzip-by-hand/GzipByHand.swift"
-    public static let shippedFingerprint = "c2888caed6a21c43"
-
-    public static func runLearner() -> [CheckResult] {
-        run(headers: { GzipByHand.requestHeaders(acceptGzip: $0) }, decode: { try GzipByHand.decodedBody(of: $0) })
-    }
 
     /// Runs every check against a `requestHeaders` and a `decodedBody`.
     public static func run(headers: Headers, decode: Decode) -> [CheckResult] {
         let server = FixtureServer()
         do { try server.start() } catch {
-            return [CheckResult(name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
-                                got: "\(error)", hint: 1)]
+            return [
+                CheckResult(
+                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    got: "\(error)", hint: 1)
+            ]
         }
         defer { server.stop() }
         let document = XMLAPIs.catalog.body()
         func get(_ query: String = "", _ requestHeaders: [String: String]) -> Result<RawHTTP.Response, Error> {
-            Result { try RawHTTP.get(port: server.port, path: XMLAPIs.catalog.path + query, headers: requestHeaders, timeout: 5) }
+            Result {
+                try RawHTTP.get(
+                    port: server.port, path: XMLAPIs.catalog.path + query, headers: requestHeaders, timeout: 5)
+            }
         }
         func describe(_ result: Result<RawHTTP.Response, Error>) -> String {
             switch result {
@@ -44,7 +38,9 @@ public enum Exercise04Checks: ExerciseCheckSuite {
         func describe(_ result: Result<[UInt8], Error>) -> String {
             switch result {
             case .success(let bytes) where bytes == document: "the document (\(bytes.count) bytes)"
-            case .success(let bytes): "\(bytes.count) bytes that are not the document" + (bytes.starts(with: [0x1f, 0x8b]) ? " (still gzip)" : "")
+            case .success(let bytes):
+                "\(bytes.count) bytes that are not the document"
+                    + (bytes.starts(with: [0x1f, 0x8b]) ? " (still gzip)" : "")
             case .failure(let error): "an error: \(error)"
             }
         }
@@ -58,7 +54,8 @@ public enum Exercise04Checks: ExerciseCheckSuite {
         let askedPlain = get("", headers(false))
         let gzipped = (try? askedGzip.get())?.headers["content-encoding"] == "gzip"
         let smaller = ((try? askedGzip.get())?.body.count ?? .max) < document.count * 3 / 10
-        let plain = (try? askedPlain.get()).map { $0.headers["content-encoding"] == nil && $0.body == document } ?? false
+        let plain =
+            (try? askedPlain.get()).map { $0.headers["content-encoding"] == nil && $0.body == document } ?? false
 
         // Decoding, on responses fetched with the right headers (so these checks do not
         // depend on the first two).
@@ -69,22 +66,29 @@ public enum Exercise04Checks: ExerciseCheckSuite {
         let dropped = decoded(get("?fault=drop", ["Accept-Encoding": "identity"]))
 
         return [
-            CheckResult(name: "asks for gzip", passed: gzipped && smaller,
-                        expected: "Content-Encoding: gzip and under \(document.count * 3 / 10) bytes of body",
-                        got: describe(askedGzip), hint: 1),
-            CheckResult(name: "asks for identity when told to", passed: plain,
-                        expected: "the plain document (\(document.count) bytes, no Content-Encoding)",
-                        got: describe(askedPlain), hint: 1),
-            CheckResult(name: "decodes a gzip body", passed: (try? gzipBody.get()) == document,
-                        expected: "the document, byte for byte (\(document.count) bytes)", got: describe(gzipBody), hint: 2),
-            CheckResult(name: "leaves an identity body alone", passed: (try? identityBody.get()) == document,
-                        expected: "the document, untouched", got: describe(identityBody), hint: 2),
-            CheckResult(name: "corrupt gzip is an error", passed: isError(corrupt),
-                        expected: "decodedBody throws", got: describe(corrupt), hint: 3),
-            CheckResult(name: "truncated gzip is an error", passed: isError(truncated),
-                        expected: "decodedBody throws", got: describe(truncated), hint: 3),
-            CheckResult(name: "a dropped connection is an error", passed: isError(dropped),
-                        expected: "decodedBody throws", got: describe(dropped), hint: 3),
+            CheckResult(
+                name: "asks for gzip", passed: gzipped && smaller,
+                expected: "Content-Encoding: gzip and under \(document.count * 3 / 10) bytes of body",
+                got: describe(askedGzip), hint: 1),
+            CheckResult(
+                name: "asks for identity when told to", passed: plain,
+                expected: "the plain document (\(document.count) bytes, no Content-Encoding)",
+                got: describe(askedPlain), hint: 1),
+            CheckResult(
+                name: "decodes a gzip body", passed: (try? gzipBody.get()) == document,
+                expected: "the document, byte for byte (\(document.count) bytes)", got: describe(gzipBody), hint: 2),
+            CheckResult(
+                name: "leaves an identity body alone", passed: (try? identityBody.get()) == document,
+                expected: "the document, untouched", got: describe(identityBody), hint: 2),
+            CheckResult(
+                name: "corrupt gzip is an error", passed: isError(corrupt),
+                expected: "decodedBody throws", got: describe(corrupt), hint: 3),
+            CheckResult(
+                name: "truncated gzip is an error", passed: isError(truncated),
+                expected: "decodedBody throws", got: describe(truncated), hint: 3),
+            CheckResult(
+                name: "a dropped connection is an error", passed: isError(dropped),
+                expected: "decodedBody throws", got: describe(dropped), hint: 3),
         ]
     }
 }

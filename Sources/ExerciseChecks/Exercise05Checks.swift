@@ -1,23 +1,13 @@
-import Exercise05
 import Foundation
+import Lesson05Kit
 import WorkshopCore
 
-/// The checks of exercise 05 (Exercises/05-preload-cache).
-public enum Exercise05Checks: ExerciseCheckSuite {
-    public static let id = "05"
-    public static let title = "pre-load the products once"
-    public static let directory = "Exercises/05-preload-cache"
-
+/// The checks of exercise 05 (Exercises/05-preload-cache): every order's product with one query.
+public enum Exercise05Checks {
     public typealias Resolve = ([OrderRecord], ProductTable) throws -> [Order]
-
-    /// The file the learner edits, and its fingerprint as shipped.
-    public static let exerciseFile = "Exercises/05-preload-cache/OrderResolver.swift"
-    public static let shippedFingerprint = "e8088ab59dc4f23"
 
     public static let products = 2_000
     public static let orders = 1_500
-
-    public static func runLearner() -> [CheckResult] { run(OrderResolver.resolve) }
 
     /// Runs every check against `resolve`, on a real SQLite file in a scratch folder.
     public static func run(_ resolve: Resolve) -> [CheckResult] {
@@ -28,11 +18,16 @@ public enum Exercise05Checks: ExerciseCheckSuite {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try ProductTable.create(at: path, products: CatalogAPI.products(count: products))
         } catch {
-            return [CheckResult(name: "the products database can be made", passed: false,
-                                expected: "a SQLite file with \(products) products", got: "\(error)", hint: 1)]
+            return [
+                CheckResult(
+                    name: "the products database can be made", passed: false,
+                    expected: "a SQLite file with \(products) products", got: "\(error)", hint: 1)
+            ]
         }
         let catalog = Dictionary(uniqueKeysWithValues: CatalogAPI.products(count: products).map { ($0.code, $0) })
-        func expected(_ records: [OrderRecord]) -> [Order] { records.map { Order(record: $0, product: catalog[$0.productCode]!) } }
+        func expected(_ records: [OrderRecord]) -> [Order] {
+            records.compactMap { record in catalog[record.productCode].map { Order(record: record, product: $0) } }
+        }
 
         // 1 and 2: the right orders, with one query, for many orders and for a few.
         var correct: (passed: Bool, got: String) = (true, "every order with its own product")
@@ -45,7 +40,11 @@ public enum Exercise05Checks: ExerciseCheckSuite {
                 queries.append(table.queriesIssued)
                 if resolved != expected(records), correct.passed {
                     let wrong = zip(resolved, expected(records)).first { $0 != $1 }.map { "order \($0.1.id) is wrong" }
-                    correct = (false, "\(resolved.count) orders for \(count) records" + (wrong.map { "; \($0)" } ?? ""))
+                    correct = (
+                        false,
+                        "\(counted(resolved.count, "order")) for \(counted(count, "record"))"
+                            + (wrong.map { "; \($0)" } ?? "")
+                    )
                 }
             } catch {
                 queries.append(-1)
@@ -55,13 +54,13 @@ public enum Exercise05Checks: ExerciseCheckSuite {
 
         // 3: an order naming a product the database does not have.
         let unknown = CatalogAPI.orders(count: 40, products: products + 1_000)
-        let firstUnknown = unknown.first { catalog[$0.productCode] == nil }!
+        guard let firstUnknown = unknown.first(where: { catalog[$0.productCode] == nil }) else { return [] }
         var unknownGot = "no error"
         var unknownPassed = false
         do {
             let table = try ProductTable(path: path)
             let resolved = try resolve(unknown, table)
-            unknownGot = "no error, \(resolved.count) orders"
+            unknownGot = "no error, \(counted(resolved.count, "order"))"
         } catch let error as CatalogError {
             unknownPassed = error == .unknownProduct(code: firstUnknown.productCode, orderID: firstUnknown.id)
             unknownGot = "\(error)"
@@ -70,15 +69,21 @@ public enum Exercise05Checks: ExerciseCheckSuite {
         }
 
         return [
-            CheckResult(name: "every order gets its own product", passed: correct.passed,
-                        expected: "\(orders) orders, in the records' order, each with the product its record names",
-                        got: correct.got, hint: 3),
-            CheckResult(name: "one query, however many orders", passed: queries == [1, 1],
-                        expected: "1 query for \(orders) orders and 1 for 10 orders",
-                        got: queries.map { $0 < 0 ? "an error" : "\($0) queries" }.joined(separator: " and "), hint: 1),
-            CheckResult(name: "an unknown product is an error, not a crash", passed: unknownPassed,
-                        expected: "CatalogError.unknownProduct for the first order naming a missing product (order \(firstUnknown.id), \(firstUnknown.productCode))",
-                        got: unknownGot, hint: 4),
+            CheckResult(
+                name: "every order gets its own product", passed: correct.passed,
+                expected: "\(orders) orders, in the records' order, each with the product its record names",
+                got: correct.got, hint: 3),
+            CheckResult(
+                name: "one query, however many orders", passed: queries == [1, 1],
+                expected: "1 query for \(orders) orders and 1 for 10 orders",
+                got: queries.map { $0 < 0 ? "an error" : counted($0, "query", plural: "queries") }.joined(
+                    separator: " and "),
+                hint: 1),
+            CheckResult(
+                name: "an unknown product is an error, not a crash", passed: unknownPassed,
+                expected:
+                    "CatalogError.unknownProduct for the first order naming a missing product (order \(firstUnknown.id), \(firstUnknown.productCode))",
+                got: unknownGot, hint: 4),
         ]
     }
 }

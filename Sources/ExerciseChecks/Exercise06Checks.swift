@@ -1,30 +1,16 @@
-import Exercise06
 import WorkshopCore
 
-/// The checks of exercise 06 (Exercises/06-upsert-flags).
-public enum Exercise06Checks: ExerciseCheckSuite {
-    public static let id = "06"
-    public static let title = "upsert the flags, in batches"
-    public static let directory = "Exercises/06-upsert-flags"
-
+/// The checks of exercise 06 (Exercises/06-upsert-flags): an upsert that keeps columns, in
+/// batches sized from SQLite's variable limit.
+public enum Exercise06Checks {
     public typealias SaveFlags = ([(id: String, flg: Bool)], SQLiteDatabase) throws -> Void
-
-    /// The file the learner edits, and its fingerprint as shipped.
-    public static let exerciseFile = "Exercises/06-upsert-flags/FlagSaver.swift"
-    public static let shippedFingerprint = "f872bf35fba42433"
-
-    public static func runLearner() -> [CheckResult] { run(learnersSaveFlags) }
-
-    /// The learner's version: `FlagSaver.saveFlags` in Exercises/06-upsert-flags.
-    public static func learnersSaveFlags(_ flags: [(id: String, flg: Bool)], _ database: SQLiteDatabase) throws {
-        try FlagSaver.saveFlags(flags, into: database)
-    }
 
     /// A private in-memory database with tblA (ids "1" to "\(existing)", message "m<id>", flg 0)
     /// and a reply table whose rows go with their parent (ON DELETE CASCADE).
     static func database(existing: Int) throws -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: ":memory:")
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA foreign_keys = ON;
             create table tblA (id text, message text, flg boolean, primary key (id));
             create table reply (rid integer primary key, parent text not null references tblA(id) on delete cascade, body text);
@@ -54,8 +40,9 @@ public enum Exercise06Checks: ExerciseCheckSuite {
             let database = try database(existing: 5)
             try saveFlags([("2", true), ("4", true), ("9", true)], database)
             let got = try database.shellLines("select * from tblA order by id")
-            return CheckResult(name: name, passed: got == wanted, expected: wanted.joined(separator: "  "),
-                               got: got.joined(separator: "  "), hint: 1)
+            return CheckResult(
+                name: name, passed: got == wanted, expected: wanted.joined(separator: "  "),
+                got: got.joined(separator: "  "), hint: 1)
         } catch {
             return failed(name, wanted.joined(separator: "  "), error, hint: 1)
         }
@@ -69,9 +56,13 @@ public enum Exercise06Checks: ExerciseCheckSuite {
             try database.run("insert into reply (parent, body) values (?, ?)", ["2", "a reply to row 2"])
             try saveFlags([("2", true)], database)
             let rowid = try database.query("select rowid from tblA where id = ?", ["2"]).first?.first?.int
-            let replies = try database.query("select count(*) from reply where parent = ?", ["2"]).first?.first?.int ?? 0
-            return CheckResult(name: name, passed: rowid == 2 && replies == 1, expected: wanted,
-                               got: "row 2 has rowid \(rowid.map(String.init) ?? "none") and \(replies) reply(ies)", hint: 2)
+            let replies =
+                try database.query("select count(*) from reply where parent = ?", ["2"]).first?.first?.int ?? 0
+            return CheckResult(
+                name: name, passed: rowid == 2 && replies == 1, expected: wanted,
+                got:
+                    "row 2 has rowid \(rowid.map(String.init) ?? "none") and \(counted(Int(replies), "reply", plural: "replies"))",
+                hint: 2)
         } catch {
             return failed(name, wanted, error, hint: 2)
         }
@@ -105,9 +96,12 @@ public enum Exercise06Checks: ExerciseCheckSuite {
             let (_, statements) = try database.countingStatements {
                 try saveFlags((1...1_000).map { (String($0), $0 % 2 == 0) }, database)
             }
-            let right = try database.query("select count(*) from tblA where flg = (cast(id as integer) % 2 = 0)").first?.first?.int ?? 0
-            return CheckResult(name: name, passed: statements <= 10 && right == 1_000, expected: wanted,
-                               got: "\(statements) statements, \(right) of 1000 flags right", hint: 3)
+            let right =
+                try database.query("select count(*) from tblA where flg = (cast(id as integer) % 2 = 0)").first?.first?
+                .int ?? 0
+            return CheckResult(
+                name: name, passed: statements <= 10 && right == 1_000, expected: wanted,
+                got: "\(counted(statements, "statement")), \(right) of 1000 flags right", hint: 3)
         } catch {
             return failed(name, wanted, error, hint: 3)
         }

@@ -1,14 +1,7 @@
-import Exercise07
 import WorkshopCore
 
 /// The checks of exercise 07 (Exercises/07-line-breaks): Japanese line-break rules.
-public enum Exercise07Checks: ExerciseCheckSuite {
-    public static let id = "07"
-    public static let title = "Japanese line-break rules"
-    public static let directory = "Exercises/07-line-breaks"
-    public static let exerciseFile = "Exercises/07-line-breaks/LineBreaker.swift"
-    public static let shippedFingerprint = "526acf8240ab1ac5"
-
+public enum Exercise07Checks {
     public typealias Wrap = (String, Int) -> [String]
 
     /// The marks the checks insist on (a learner's own list may be longer, never shorter).
@@ -22,11 +15,11 @@ public enum Exercise07Checks: ExerciseCheckSuite {
     ]
     public static let plainText = "秋の田のかりほの庵の苫をあらみ我が衣手は露にぬれつつ"
 
-    public static func runLearner() -> [CheckResult] { run(LineBreaker.wrap) }
-
     /// Runs every check against `wrap`.
     public static func run(_ wrap: Wrap) -> [CheckResult] {
-        var badStarts: [String] = [], tooWide: [String] = [], lost: [String] = []
+        var badStarts: [String] = []
+        var tooWide: [String] = []
+        var lost: [String] = []
         for text in texts {
             for width in 6...30 {
                 let lines = wrap(text, width)
@@ -34,7 +27,9 @@ public enum Exercise07Checks: ExerciseCheckSuite {
                     if badStarts.count < 3 { badStarts.append("width \(width): \"\(line)\"") }
                 }
                 for line in lines where terminalWidth(line) > width {
-                    if tooWide.count < 3 { tooWide.append("width \(width): \"\(line)\" is \(terminalWidth(line)) cells") }
+                    if tooWide.count < 3 {
+                        tooWide.append("width \(width): \"\(line)\" is \(terminalWidth(line)) cells")
+                    }
                 }
                 if lines.joined() != text && lost.count < 3 { lost.append("width \(width): \(lines)") }
             }
@@ -44,29 +39,40 @@ public enum Exercise07Checks: ExerciseCheckSuite {
         let plainWidths = [6, 8, 11, 20]
         let overEager = plainWidths.filter { wrap(plainText, $0) != fill(plainText, width: $0) }
         return [
-            CheckResult(name: "no line starts with 、。」』）！？", passed: badStarts.isEmpty,
-                        expected: "every line after the first starts with a character that may start a line",
-                        got: badStarts.isEmpty ? "none does" : badStarts.joined(separator: "; "), hint: 1),
-            CheckResult(name: "the article's poem with punctuation, at 8 cells", passed: known == knownWanted,
-                        expected: "\(knownWanted)", got: "\(known)", hint: 2),
-            CheckResult(name: "no line is wider than the width", passed: tooWide.isEmpty,
-                        expected: "every line within the width (wide characters count 2)",
-                        got: tooWide.isEmpty ? "all fit" : tooWide.joined(separator: "; "), hint: 3),
-            CheckResult(name: "no character lost or moved", passed: lost.isEmpty,
-                        expected: "the lines joined give back the text",
-                        got: lost.isEmpty ? "they do" : lost.joined(separator: "; "), hint: 3),
-            CheckResult(name: "text without closing marks fills every line", passed: overEager.isEmpty,
-                        expected: "the same lines as plain character wrapping at widths \(plainWidths)",
-                        got: overEager.isEmpty ? "the same" : "different at widths \(overEager)", hint: 4),
+            CheckResult(
+                name: "no line starts with 、。」』）！？", passed: badStarts.isEmpty,
+                expected: "every line after the first starts with a character that may start a line",
+                got: badStarts.isEmpty ? "none does" : badStarts.joined(separator: "; "), hint: 1),
+            CheckResult(
+                name: "the article's poem with punctuation, at 8 cells", passed: known == knownWanted,
+                expected: "\(knownWanted)", got: "\(known)", hint: 2),
+            CheckResult(
+                name: "no line is wider than the width", passed: tooWide.isEmpty,
+                expected: "every line within the width (wide characters count 2)",
+                got: tooWide.isEmpty ? "all fit" : tooWide.joined(separator: "; "), hint: 3),
+            CheckResult(
+                name: "no character lost or moved", passed: lost.isEmpty,
+                expected: "the lines joined give back the text",
+                got: lost.isEmpty ? "they do" : lost.joined(separator: "; "), hint: 3),
+            CheckResult(
+                name: "text without closing marks fills every line", passed: overEager.isEmpty,
+                expected: "the same lines as plain character wrapping at widths \(plainWidths)",
+                got: overEager.isEmpty ? "the same" : "different at widths \(overEager)", hint: 4),
         ]
     }
 
     /// Plain character wrapping (no rules): what text without closing marks must give.
     static func fill(_ text: String, width: Int) -> [String] {
-        var lines: [String] = [], line = "", used = 0
+        var lines: [String] = []
+        var line = ""
+        var used = 0
         for character in text {
             let cells = terminalWidth(String(character))
-            if used + cells > width && !line.isEmpty { lines.append(line); line = ""; used = 0 }
+            if used + cells > width && !line.isEmpty {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
             line.append(character)
             used += cells
         }

@@ -1,45 +1,210 @@
 import Foundation
-import WorkshopCore
 
-/// Every exercise the `workshop` CLI knows, in one list. Adding an exercise is one line here
-/// (`ExerciseNNChecks.self,`). The CLI reads everything else (title, folder, file, hints.md,
-/// README.md) from the suite, and shows the exercises in the order of their ids: the lesson
-/// numbers "01"..."07" first, then the exercises tied to no lesson ("R1": R for race, and a
-/// letter so it can never be mistaken for a lesson number).
+/// One exercise: everything the `workshop` CLI, the runner and the tests know about it.
+public struct Exercise: Sendable {
+    /// "03": the lesson's number; "R1": an exercise tied to no lesson (R for race).
+    public let id: String
+    public let title: String
+    /// The lesson it belongs to ("03"), or nil.
+    public let lesson: String?
+    /// The folder under Exercises/ (README.md, hints.md and the learner's files) and under
+    /// Tests/ExerciseFiles/ (`shipped/` and `solution/`, each with the same file names).
+    public let folder: String
+    /// The files the learner edits, by name, inside the folder.
+    public let files: [String]
+    /// How many numbered hints its hints.md has.
+    public let hints: Int
+    /// What the driver calls in the learner's files (said when they do not compile with it).
+    public let uses: String
+    /// The driver: a main.swift compiled together with the learner's files (as module
+    /// `Exercise<id>`, linked with the ExerciseSupport library), that runs the checks and
+    /// reports them with `ExerciseDriver.report`.
+    public let driver: String
+    /// Also build the driver with `-sanitize=thread -D WORKLOAD_ONLY` (without the support
+    /// library) and hand its path to the checks: the data-race exercise.
+    public let threadSanitizedWorkload: Bool
+
+    /// "Exercises/03-icons-off-main".
+    public var directory: String { "Exercises/" + folder }
+    /// The learner's files, relative to the package root.
+    public var paths: [String] { files.map { directory + "/" + $0 } }
+    /// The module the learner's files are compiled into.
+    public var moduleName: String { "Exercise" + id }
+    /// "Tests/ExerciseFiles/03-icons-off-main/shipped".
+    public var shippedDirectory: String { "Tests/ExerciseFiles/\(folder)/shipped" }
+    public var solutionDirectory: String { "Tests/ExerciseFiles/\(folder)/solution" }
+    /// The one command that checks it.
+    public var checkCommand: String { "swift run workshop check \(id)" }
+}
+
+/// Every exercise, in one list: lesson exercises "01"..."07" first, then "R1".
 public enum ExerciseCatalog {
-    public static var suites: [any ExerciseCheckSuite.Type] {
-        [
-            Exercise01Checks.self,
-            Exercise02Checks.self,
-            Exercise03Checks.self,
-            Exercise04Checks.self,
-            Exercise05Checks.self,
-            Exercise06Checks.self,
-            Exercise07Checks.self,
-            ExerciseR1Checks.self,
-        ].sorted { $0.id < $1.id }  // "01"..."07" first, then the ones not tied to a lesson ("R1")
-    }
+    public static let exercises: [Exercise] = [
+        Exercise(
+            id: "01", title: "the parse step as its own operation", lesson: "01", folder: "01-parse-operation",
+            files: ["ParseStep.swift"], hints: 3,
+            uses: "BodyProducing, ParseStepFailure, ParseStep(source:parse:) and its output",
+            driver: """
+                import ExerciseChecks
+                import Foundation
+                import WorkshopCore
 
-    /// The suite whose id is `id`, ignoring case and a missing leading zero ("3" finds "03").
-    public static func suite(id: String) -> (any ExerciseCheckSuite.Type)? {
+                // The checks' fetch is the source your step depends on.
+                extension CheckFetch: BodyProducing {}
+
+                ExerciseDriver.report(
+                    Exercise01Checks.run(
+                        makeStep: { ParseStep(source: $0, parse: $1) },
+                        output: { step in
+                            (step as? ParseStep<AccountProfile>)?.output.map { result in
+                                result.mapError { error -> any Error in
+                                    switch error as? ParseStepFailure {
+                                    case .sourceFailed(let why)?: Exercise01Checks.StepFailure.sourceFailed(why)
+                                    case .sourceCancelled?: Exercise01Checks.StepFailure.sourceCancelled
+                                    case nil: error
+                                    }
+                                }
+                            }
+                        }))
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "02", title: "a run-loop thread that sleeps", lesson: "02", folder: "02-sleeping-run-loop",
+            files: ["WorkerThread.swift"], hints: 4,
+            uses: "WorkerThread(), a RunLoopWorker: start(name:), post(_:) and stop(timeout:)",
+            driver: """
+                import ExerciseChecks
+
+                ExerciseDriver.report(
+                    Exercise02Checks.run {
+                        let thread = WorkerThread()
+                        thread.start(name: "exercise-02-worker")
+                        return Exercise02Checks.Worker(post: { thread.post($0) }, stop: { thread.stop(timeout: $0) })
+                    })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "03", title: "icons off the main thread", lesson: "03", folder: "03-icons-off-main",
+            files: ["IconLoader.swift"], hints: 3, uses: "IconLoader.loadIcons(for:into:using:imageQueue:)",
+            driver: """
+                import ExerciseChecks
+                import Lesson03Kit
+                import WorkshopCore
+
+                ExerciseDriver.report(
+                    Exercise03Checks.run { IconLoader.loadIcons(for: $0, into: $1, using: $2, imageQueue: $3) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "04", title: "gzip by hand", lesson: "04", folder: "04-gzip-by-hand",
+            files: ["GzipByHand.swift"], hints: 3,
+            uses: "GzipByHand.requestHeaders(acceptGzip:) and GzipByHand.decodedBody(of:)",
+            driver: """
+                import ExerciseChecks
+                import WorkshopCore
+
+                ExerciseDriver.report(
+                    Exercise04Checks.run(
+                        headers: { GzipByHand.requestHeaders(acceptGzip: $0) },
+                        decode: { try GzipByHand.decodedBody(of: $0) }))
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "05", title: "pre-load the products once", lesson: "05", folder: "05-preload-cache",
+            files: ["OrderResolver.swift"], hints: 4, uses: "OrderResolver.resolve(_:using:)",
+            driver: """
+                import ExerciseChecks
+                import Lesson05Kit
+                import WorkshopCore
+
+                ExerciseDriver.report(Exercise05Checks.run { try OrderResolver.resolve($0, using: $1) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "06", title: "upsert the flags, in batches", lesson: "06", folder: "06-upsert-flags",
+            files: ["FlagSaver.swift"], hints: 4, uses: "FlagSaver.saveFlags(_:into:)",
+            driver: """
+                import ExerciseChecks
+                import WorkshopCore
+
+                ExerciseDriver.report(Exercise06Checks.run { try FlagSaver.saveFlags($0, into: $1) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "07", title: "Japanese line-break rules", lesson: "07", folder: "07-line-breaks",
+            files: ["LineBreaker.swift"], hints: 4, uses: "LineBreaker.wrap(_:width:)",
+            driver: """
+                import ExerciseChecks
+
+                ExerciseDriver.report(Exercise07Checks.run { LineBreaker.wrap($0, width: $1) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "R1", title: "a data race in a request counter", lesson: nil, folder: "R1-data-race",
+            files: ["RequestCounter.swift"], hints: 4,
+            uses: "RequestCounter() with record(_:), count(of:) and total (an actor's with await)",
+            driver: """
+                #if !WORKLOAD_ONLY
+                    import ExerciseChecks
+                #endif
+                import Foundation
+
+                // \(ExerciseR1Checks.workers) "image queues" fetch \(ExerciseR1Checks.requestsPerWorker) \
+                things each and record every request in one counter,
+                // while the "Screen" reads the total now and then. `await` works for a class and an actor
+                // alike. Prints one line: total=... /path=...
+                func workload() async -> String {
+                    let counter = RequestCounter()
+                    let paths = [\(ExerciseR1Checks.paths.map { "\"\($0)\"" }.joined(separator: ", "))]
+                    await withTaskGroup(of: Void.self) { group in
+                        for worker in 0..<\(ExerciseR1Checks.workers) {
+                            group.addTask {
+                                for request in 0..<\(ExerciseR1Checks.requestsPerWorker) {
+                                    // The "network": 0.3-2 ms per request, different for each.
+                                    usleep(UInt32(300 + (worker * 7_919 + request * 104_729) % 1_700))
+                                    await counter.record(paths[(worker + request) % paths.count])
+                                }
+                            }
+                        }
+                        // Meanwhile the Screen shows the running total: reads race with writes too.
+                        group.addTask {
+                            for frame in 0..<\(ExerciseR1Checks.requestsPerWorker) {
+                                usleep(UInt32(500 + frame * 97))
+                                _ = await counter.total
+                            }
+                        }
+                    }
+                    var line = "total=\\(await counter.total)"
+                    for path in paths { line += " \\(path)=\\(await counter.count(of: path))" }
+                    return line
+                }
+
+                #if WORKLOAD_ONLY
+                    // Unbuffered: a run that the sanitizer ends with exit code 66 still shows its counts.
+                    FileHandle.standardOutput.write(Data((await workload() + "\\n").utf8))
+                #else
+                    if CommandLine.arguments.contains("--workload") {
+                        FileHandle.standardOutput.write(Data((await workload() + "\\n").utf8))
+                    } else {
+                        ExerciseDriver.report(ExerciseR1Checks.run())
+                    }
+                #endif
+
+                """, threadSanitizedWorkload: true),
+    ]
+
+    /// The exercise whose id is `id`, ignoring case and a missing leading zero ("3" finds "03").
+    public static func exercise(id: String) -> Exercise? {
         let wanted = id.count == 1 && id.allSatisfy(\.isNumber) ? "0" + id : id
-        return suites.first { $0.id.lowercased() == wanted.lowercased() }
+        return exercises.first { $0.id.lowercased() == wanted.lowercased() }
     }
+
+    /// "01, 02, 03, 04, 05, 06, 07, R1".
+    public static var ids: String { exercises.map(\.id).joined(separator: ", ") }
 }
 
-/// An exercise whose checks compile the learner's file themselves (in a child process)
-/// instead of running the copy compiled into this program. The CLI need not rebuild itself
-/// for them, and can check them against any folder, and their reference solution can be
-/// checked by path.
-public protocol ChecksCompileTheFile: ExerciseCheckSuite {
-    /// The reference solution, relative to the package root.
-    static var referenceFile: String { get }
-    /// Runs every check against the Swift file at `path`.
-    static func run(file path: String) -> [CheckResult]
-}
-
-/// Where the exercises are: `WORKSHOP_ROOT` when set (the CLI sets it for its child process;
-/// tests point it at a copy), else the package this module was built from.
+/// Where the exercises are: `WORKSHOP_ROOT` when set (tests point it at a throwaway copy),
+/// else the package this module was built from.
 public enum ExerciseRoot {
     public static var current: URL {
         if let root = ProcessInfo.processInfo.environment["WORKSHOP_ROOT"], !root.isEmpty {
@@ -53,14 +218,19 @@ public enum ExerciseRoot {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }
 
-extension ShippedFile {
-    /// The fingerprint of bytes in memory (e.g. a version from git), as `fingerprint(of:)` gives for a file.
-    public static func fingerprint(of data: Data) -> String { fnv1a(Array(data)) }
-}
-
-extension CheckResult {
-    /// A result made outside this module (the CLI reports a crash or a failed build as one).
-    public static func make(name: String, passed: Bool, expected: String, got: String, hint: Int) -> CheckResult {
-        CheckResult(name: name, passed: passed, expected: expected, got: got, hint: hint)
+/// An exercise's hints.md: numbered hints, each starting with "N. " at the start of a line.
+public enum HintsFile {
+    public static func hints(in text: String) -> [String] {
+        var hints: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let dot = line.firstIndex(of: "."), dot > line.startIndex, line[..<dot].allSatisfy(\.isNumber),
+                line[line.index(after: dot)...].hasPrefix(" ")
+            {
+                hints.append(String(line))
+            } else if !hints.isEmpty, !line.hasPrefix("#") {
+                hints[hints.count - 1] += "\n" + line
+            }
+        }
+        return hints.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

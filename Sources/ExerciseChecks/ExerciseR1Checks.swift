@@ -3,20 +3,12 @@ import WorkshopCore
 
 /// The checks of exercise R1 (Exercises/R1-data-race): a data race in a request counter.
 ///
-/// Unlike the other exercises, these checks never run the learner's code inside this
-/// process. A race is only certain to show under the thread sanitizer (TSan), and a racy
-/// class inside the test process would make every `swift test --sanitize=thread` run red. So
-/// the checks compile the learner's file with a small driver (`driverSource`) twice, plainly
-/// and with `-sanitize=thread`, and run each build in a child process. The package's own
-/// tests stay green with and without `--sanitize=thread`, whatever the learner's file holds.
-public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
-    public static let id = "R1"
-    public static let title = "a data race in a request counter"
-    public static let directory = "Exercises/R1-data-race"
-    public static let exerciseFile = "Exercises/R1-data-race/RequestCounter.swift"
-    public static let shippedFingerprint = "4ecfc3a66203d44c"
-    public static let referenceFile = "Tests/ExerciseTests/Solutions/RequestCounterSolution.swift"
-
+/// A race is only certain to show under the thread sanitizer (TSan). The driver (see the
+/// catalog) runs a workload: 8 tasks record requests in one counter while a ninth reads the
+/// total. The runner builds it twice: once as the checks' program, which runs the workload
+/// in a child process of its own (`--workload`: a crash in the counter is a failed check),
+/// and once with `-sanitize=thread`, whose report on stderr is the third check.
+public enum ExerciseR1Checks {
     /// What the driver does: `workers` tasks, each recording `requestsPerWorker` requests.
     public static let workers = 8
     public static let requestsPerWorker = 10
@@ -26,136 +18,58 @@ public enum ExerciseR1Checks: ExerciseCheckSuite, ChecksCompileTheFile {
         return "total=\(workers * requestsPerWorker) " + paths.map { "\($0)=\(perPath)" }.joined(separator: " ")
     }
 
-    /// The main.swift compiled with the learner's file. `await` works for a class and an actor
-    /// alike (for a class the compiler only warns, and those warnings are not the learner's).
-    static let driverSource = """
-        import Foundation
-
-        // \(workers) "image queues" fetch \(requestsPerWorker) things each and record every request in one
-        // counter, while the "Screen" reads the total now and then.
-        func main() async {
-            let counter = RequestCounter()
-            let paths = [\(paths.map { "\"\($0)\"" }.joined(separator: ", "))]
-            await withTaskGroup(of: Void.self) { group in
-                for worker in 0..<\(workers) {
-                    group.addTask {
-                        for request in 0..<\(requestsPerWorker) {
-                            // The "network": 0.3-2 ms per request, different for each, so collisions are rare.
-                            usleep(UInt32(300 + (worker * 7_919 + request * 104_729) % 1_700))
-                            await counter.record(paths[(worker + request) % paths.count])
-                        }
-                    }
-                }
-                // Meanwhile the Screen shows the running total: reads race with writes too.
-                group.addTask {
-                    for frame in 0..<\(requestsPerWorker) {
-                        usleep(UInt32(500 + frame * 97))
-                        _ = await counter.total
-                    }
-                }
-            }
-            var line = "total=\\(await counter.total)"
-            for path in paths { line += " \\(path)=\\(await counter.count(of: path))" }
-            // Unbuffered: a run that TSan ends with exit code 66 still shows its counts.
-            FileHandle.standardOutput.write(Data((line + "\\n").utf8))
-        }
-        await main()
-
-        """
-
-    public static func runLearner() -> [CheckResult] {
-        run(file: ExerciseRoot.current.appendingPathComponent(exerciseFile).path)
+    /// Runs the checks from the driver: its own workload plainly, then the sanitized build's.
+    public static func run() -> [CheckResult] {
+        run(plain: ExerciseDriver.executable, sanitized: ExerciseDriver.sanitizedBuild)
     }
 
-    /// Runs every check against the Swift file at `path` (the learner's or the reference).
-    public static func run(file path: String) -> [CheckResult] {
-        guard let source = FileManager.default.contents(atPath: path) else {
-            return [CheckResult(name: "the file is there", passed: false, expected: "a readable \(path)",
-                                got: "no such file", hint: 1)]
-        }
-        let plain = build(source, sanitized: false)
-        guard case .success(let plainBinary) = plain else {
-            guard case .failure(let message) = plain else { return [] }
-            return [CheckResult(name: "compiles with the check's driver", passed: false,
-                                expected: "RequestCounter() with record(_:), count(of:) and total, as shipped",
-                                got: message, hint: 3)]
-        }
-        var results = [CheckResult(name: "compiles with the check's driver", passed: true, expected: "", got: "", hint: 3)]
-
-        let plainRun = runDriver(plainBinary)
-        results.append(CheckResult(
-            name: "counts every request (plain run)", passed: plainRun.line == expectedLine,
-            expected: expectedLine, got: plainRun.line ?? plainRun.problem, hint: 2))
-
-        switch build(source, sanitized: true) {
-        case .failure(let message):
-            results.append(CheckResult(name: "no data race under the thread sanitizer", passed: false,
-                                       expected: "a build with -sanitize=thread", got: message, hint: 4))
+    /// `plain`: a program that runs the workload when given `--workload`; `sanitized`: the
+    /// thread-sanitized build of it (which runs the workload when started), or why there is none.
+    public static func run(plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>) -> [CheckResult] {
+        let plainRun = runWorkload(plain, ["--workload"])
+        var results = [
+            CheckResult(
+                name: "counts every request (plain run)", passed: plainRun.line == expectedLine,
+                expected: expectedLine, got: plainRun.line ?? plainRun.problem, hint: 2)
+        ]
+        switch sanitized {
+        case .failure(let failure):
+            results.append(
+                CheckResult(
+                    name: "no data race under the thread sanitizer", passed: false,
+                    expected: "a build with -sanitize=thread", got: failure.description, hint: 4))
         case .success(let sanitizedBinary):
-            let sanitizedRun = runDriver(sanitizedBinary)
+            let sanitizedRun = runWorkload(sanitizedBinary, [])
             let report = TSanReport(sanitizedRun.outcome?.stderr ?? "")
-            results.append(CheckResult(
-                name: "no data race under the thread sanitizer",
-                passed: report.races == 0 && sanitizedRun.line == expectedLine,
-                expected: "no ThreadSanitizer warning, and \(expectedLine)",
-                got: report.races > 0 ? report.summary : (sanitizedRun.line ?? sanitizedRun.problem), hint: 1))
+            results.append(
+                CheckResult(
+                    name: "no data race under the thread sanitizer",
+                    passed: report.races == 0 && sanitizedRun.line == expectedLine,
+                    expected: "no ThreadSanitizer warning, and \(expectedLine)",
+                    got: report.races > 0 ? report.summary : (sanitizedRun.line ?? sanitizedRun.problem), hint: 1))
         }
         return results
     }
 
-    // MARK: - Building and running the driver
-
-    enum Build { case success(String), failure(String) }
-
-    /// Compiles the learner's source with the driver; builds are kept by content, so checking
-    /// an unchanged file again costs no compile.
-    static func build(_ source: Data, sanitized: Bool) -> Build {
-        let mode = sanitized ? "tsan" : "plain"
-        let key = fnv1a(Array(source) + Array(driverSource.utf8) + Array(mode.utf8))
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("sakusaku-workshop-r1")
-        let binary = cache.appendingPathComponent("counter-\(mode)-\(key)").path
-        if FileManager.default.isExecutableFile(atPath: binary) { return .success(binary) }
-
-        let work = cache.appendingPathComponent("build-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: work) }
-            try source.write(to: work.appendingPathComponent("RequestCounter.swift"))
-            try Data(driverSource.utf8).write(to: work.appendingPathComponent("main.swift"))
-            let output = work.appendingPathComponent("counter").path
-            let compile = try Subprocess.run(
-                "swiftc", ["-swift-version", "6", "-suppress-warnings", "-module-name", "RaceCheck", "-Onone"]
-                    + (sanitized ? ["-sanitize=thread"] : []) + ["-o", output, "main.swift", "RequestCounter.swift"],
-                currentDirectory: work.path, timeout: 300)
-            guard compile.succeeded else {
-                let errors = compile.stderr.split(separator: "\n").filter { $0.contains(": error:") && !$0.hasPrefix(" ") }.prefix(2)
-                return .failure("swiftc: " + (errors.isEmpty ? compile.describeEnd(timeout: 300) : errors.joined(separator: "; ")))
-            }
-            // Rename into place: two checks building the same file at once both succeed.
-            _ = rename(output, binary)
-            return .success(FileManager.default.isExecutableFile(atPath: binary) ? binary : output)
-        } catch {
-            return .failure("could not compile: \(error)")
-        }
-    }
-
-    struct DriverRun {
+    struct WorkloadRun {
         var outcome: Subprocess.Outcome?
         var line: String?
         var problem: String
     }
 
-    static func runDriver(_ binary: String) -> DriverRun {
+    static func runWorkload(_ binary: String, _ arguments: [String]) -> WorkloadRun {
         var environment = ProcessInfo.processInfo.environment
         // Keep going after the first report, so the run still prints its counts.
         environment["TSAN_OPTIONS"] = "halt_on_error=0"
-        guard let outcome = try? Subprocess.run(binary, [], environment: environment, timeout: 60) else {
-            return DriverRun(outcome: nil, line: nil, problem: "could not start \(binary)")
+        guard let outcome = try? Subprocess.run(binary, arguments, environment: environment, timeout: 60) else {
+            return WorkloadRun(outcome: nil, line: nil, problem: "could not start \(binary)")
         }
         let line = outcome.stdout.split(separator: "\n").last { $0.hasPrefix("total=") }.map(String.init)
-        let problem = outcome.signaled || outcome.timedOut ? "the driver crashed: \(outcome.describeEnd(timeout: 60))"
+        let problem =
+            outcome.signaled || outcome.timedOut
+            ? "the workload crashed: \(outcome.describeEnd(timeout: 60))"
             : "no count printed (\(outcome.describeEnd(timeout: 60)))"
-        return DriverRun(outcome: outcome, line: line, problem: problem)
+        return WorkloadRun(outcome: outcome, line: line, problem: problem)
     }
 }
 
@@ -173,7 +87,8 @@ public struct TSanReport: Sendable {
             return
         }
         // "WARNING: ThreadSanitizer: Swift access race (pid=...)": the kind of report.
-        let kind = lines[start].dropFirst("WARNING: ThreadSanitizer: ".count).split(separator: "(").first
+        let kind =
+            lines[start].dropFirst("WARNING: ThreadSanitizer: ".count).split(separator: "(").first
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "race"
         // Each access: "Modifying access of Swift variable at 0x... by thread T3:", then its frame #0.
         var accesses: [String] = []
@@ -181,31 +96,38 @@ public struct TSanReport: Sendable {
         while index + 1 < lines.count, !lines[index].hasPrefix("SUMMARY:"), accesses.count < 2 {
             let line = lines[index]
             if line.contains(" by thread ") || line.contains(" by main thread"), line.hasSuffix(":"),
-               !line.hasPrefix("Location"), !line.hasPrefix("Thread"), lines[index + 1].hasPrefix("#0 ") {
+                !line.hasPrefix("Location"), !line.hasPrefix("Thread"), lines[index + 1].hasPrefix("#0 ")
+            {
                 let what = line.split(separator: " ").prefix { $0 != "of" && $0 != "at" }.joined(separator: " ")
                 let who = line.components(separatedBy: " by ").last?.dropLast() ?? ""
                 accesses.append("\(what) by \(who) in \(Self.symbol(ofFrame: lines[index + 1]))")
             }
             index += 1
         }
-        summary = Self.demangle("\(kind): " + accesses.joined(separator: "; ")
-            + (races > 1 ? " (and \(races - 1) more report(s))" : ""))
+        summary = Self.demangle(
+            "\(kind): " + accesses.joined(separator: "; ")
+                + (races > 1 ? " (and \(counted(races - 1, "more report")))" : ""))
     }
 
-    /// "#0 $s9RaceCheck14RequestCounterC6recordyySSF <null> (counter+0x1012cb) (BuildId: ...)"
-    /// -> "$s9RaceCheck14RequestCounterC6recordyySSF".
+    /// "#0 $s10ExerciseR114RequestCounterC6recordyySSF Exercises/R1-data-race/RequestCounter.swift (exerciseR1+0x1012cb)"
+    /// (or `<null>` where the file is) -> "$s10ExerciseR114RequestCounterC6recordyySSF".
     static func symbol(ofFrame frame: String) -> String {
         let words = frame.split(separator: " ").dropFirst()
-        let symbol = words.prefix { !$0.hasPrefix("<") && !$0.hasPrefix("(") && !$0.hasSuffix(".o") && !$0.hasPrefix("/") }
+        let symbol = words.prefix {
+            !$0.hasPrefix("<") && !$0.hasPrefix("(") && !$0.hasSuffix(".o") && !$0.contains("/")
+                && !$0.contains(".swift")
+        }
         return symbol.joined(separator: " ")
     }
 
-    /// Swift symbols in a report may be mangled (`$s9RaceCheck14RequestCounterC6recordyySSF`);
-    /// `swift demangle` turns them back into `RaceCheck.RequestCounter.record(Swift.String) -> ()`.
+    /// Swift symbols in a report may be mangled (`$s10ExerciseR114RequestCounterC6recordyySSF`);
+    /// `swift demangle` turns them back into `ExerciseR1.RequestCounter.record(Swift.String) -> ()`.
     public static func demangle(_ text: String) -> String {
         guard text.contains("$s"), let input = try? writeTemporary(text),
-              let outcome = try? Subprocess.run("/bin/sh", ["-c", "swift demangle --simplified < \"$0\"", input], timeout: 30),
-              outcome.succeeded, !outcome.stdout.isEmpty else { return text }
+            let outcome = try? Subprocess.run(
+                "/bin/sh", ["-c", "swift demangle --simplified < \"$0\"", input], timeout: 30),
+            outcome.succeeded, !outcome.stdout.isEmpty
+        else { return text }
         try? FileManager.default.removeItem(atPath: input)
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

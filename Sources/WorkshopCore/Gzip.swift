@@ -10,8 +10,9 @@ public enum Gzip {
     public static func compress(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 16 asks zlib for a gzip header and trailer instead of a zlib one.
-        var status = deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        var status = deflateInit2_(
+            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw Failure(description: "deflateInit2: \(message(stream, status))") }
         defer { deflateEnd(&stream) }
 

@@ -2,54 +2,206 @@ import ArgumentParser
 import Foundation
 import WorkshopCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @main
 struct FixtureServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixture-server",
-        abstract: "Serve the workshop's fixture API on 127.0.0.1 and log every request.",
+        abstract: "Serve the workshop's fixture API (on 127.0.0.1 unless --host says otherwise) and log every request.",
         discussion: """
-        Routes: /timeline?count=N (JSON) and /icons/NAME.png (lesson 03); /api/login?user=&password=, \
-        /api/user and /api/items/N (lesson 01); /feed.xml?items=N (lesson 02); /xml/friends, \
-        /xml/statuses and /xml/catalog with ?count=N (lesson 04); /orders (lesson 05); /health. \
-        Any request may add query \
-        items latency=SECONDS, bandwidth=BYTES_PER_SECOND, gzip=0|1, and \
-        fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed.
-        Lessons use it with --server http://127.0.0.1:PORT. Stop it with Ctrl-C.
-        Try: curl -s 'http://127.0.0.1:8080/timeline?count=2'
-        """
+            Routes: /timeline?count=N (JSON) and /icons/NAME.png (lesson 03); /api/login?user=&password=, \
+            /api/user and /api/items/N (lesson 01); /feed.xml?items=N (lesson 02); /xml/friends, \
+            /xml/statuses and /xml/catalog with ?count=N (lesson 04); /orders (lesson 05); /health. \
+            Any request may add query \
+            items latency=SECONDS, bandwidth=BYTES_PER_SECOND, gzip=0|1, and \
+            fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed|none (none: no fault, whatever --fault says).
+            Lessons use it with --server http://127.0.0.1:PORT. Stop it with Ctrl-C.
+            Try: curl -s 'http://127.0.0.1:8080/timeline?count=2'
+
+            For a room: --host 0.0.0.0 listens on every interface, and learners run e.g. \
+            `swift run lesson03 --server http://THIS-MACHINE:8080`. --fault breaks the network for \
+            all of them (/health is never faulted, so `curl http://THIS-MACHINE:8080/health` checks \
+            the server is up). --fault-rate hits a share of requests, deterministically: of every N \
+            requests the fault could hit, floor(N x rate) do, evenly spread (0.3: the 4th, 7th, 10th, ...).
+
+            Limits: at most --max-connections served at once (one more gets 503 and Retry-After: 1 \
+            at once); a client has --read-timeout seconds to send a whole request (a silent or \
+            dribbling client is closed, with 408 if it had begun; so is a kept-alive connection left \
+            idle); the request line and headers may be 16 KiB (more: 431), a body 1 MiB (more: 413); \
+            a malformed request gets 400. None of these stops the server.
+
+            --self-check starts a server of its own on a free port with these settings and drives \
+            --clients clients x --requests requests against it, on kept-alive connections and then \
+            a new connection per request, with --silent connections holding on throughout; it prints \
+            requests/s and p50/p99 latency and exits 1 if any request was lost or failed.
+            """
     )
 
-    @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")
-    var port: UInt16 = 8080
+    @Option(
+        help: ArgumentHelp(
+            "IPv4 address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every interface: the room) or one interface's address.",
+            valueName: "address"))
+    var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("Seconds to wait before each response.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("TCP port, 0...65535 (0 picks a free one).", valueName: "port"))
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Seconds to wait before each response, 0...60.", valueName: "seconds"))
     var latency: Double = 0
 
-    @Option(help: ArgumentHelp("Bytes per second for responses (0 = no limit).", valueName: "bytes-per-second"))
+    @Option(
+        help: ArgumentHelp("Bytes per second for responses, 0 or more (0 = no limit).", valueName: "bytes-per-second"))
     var bandwidth: Int = 0
 
     @Flag(inversion: .prefixedNo, help: "Compress with gzip when the client accepts it.")
     var gzip = true
 
-    @Option(help: ArgumentHelp("Send Cache-Control: max-age=N with every 200 response.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Send Cache-Control: max-age=N with every 200 response, 0 or more (default: none).", valueName: "seconds"))
     var maxAge: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Break responses on purpose: \(Fault.kindsHelp) (default: none). /health is never faulted; a request's own fault= query item wins.",
+            valueName: "kind"))
+    var fault: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Share of requests --fault hits, 0...1 (1 = every one), chosen deterministically.", valueName: "rate"))
+    var faultRate: Double = 1
+
+    @Option(
+        help: ArgumentHelp(
+            "Connections served at once, 1...10000; one more gets 503 at once.", valueName: "count"))
+    var maxConnections = ServerKnobs.defaultMaxConnections
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a client has to send a whole request, 0.1...3600; silent, dribbling and idle clients are closed after it.",
+            valueName: "seconds"))
+    var readTimeout = ServerKnobs.defaultReadTimeoutSeconds
+
+    @Flag(
+        help:
+            "Run a load against a server of its own (these settings, a free port), print requests/s and p50/p99, exit.")
+    var selfCheck = false
+
+    @Option(help: ArgumentHelp("With --self-check: clients at once, 1...1000 (default: 64).", valueName: "count"))
+    var clients: Int?
+
+    @Option(help: ArgumentHelp("With --self-check: requests per client, 1...100000 (default: 50).", valueName: "count"))
+    var requests: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --self-check: silent connections held open during the load, 0...1000 (default: 10).",
+            valueName: "count"))
+    var silent: Int?
+
     func validate() throws {
-        guard (0...60).contains(latency) else { throw ValidationError("--latency must be between 0 and 60 seconds") }
-        guard bandwidth >= 0 else { throw ValidationError("--bandwidth must be 0 (no limit) or positive") }
+        guard HostAddress(host) != nil else {
+            throw ValidationError(
+                "--host must be an IPv4 address such as 127.0.0.1, 0.0.0.0 or this machine's address (got '\(host)')")
+        }
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535; 0 picks a free one (got \(port))")
+        }
+        guard (0...60).contains(latency) else {
+            throw ValidationError("--latency must be between 0 and 60 seconds (got \(latency))")
+        }
+        guard bandwidth >= 0 else {
+            throw ValidationError("--bandwidth must be 0 (no limit) or positive (got \(bandwidth))")
+        }
+        if let maxAge, maxAge < 0 { throw ValidationError("--max-age must be 0 or more seconds (got \(maxAge))") }
+        if let fault, Fault(fault) == nil {
+            throw ValidationError("--fault must be \(Fault.kindsHelp) (got '\(fault)')")
+        }
+        guard (0...1).contains(faultRate) else {
+            throw ValidationError(
+                "--fault-rate must be between 0 and 1, e.g. 0.3 for 3 requests in 10 (got \(faultRate))")
+        }
+        if faultRate != 1, fault == nil {
+            throw ValidationError("--fault-rate needs --fault KIND: which fault should it hit requests with?")
+        }
+        guard (1...10_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be between 1 and 10000 (got \(maxConnections))")
+        }
+        guard (0.1...3600).contains(readTimeout) else {
+            throw ValidationError("--read-timeout must be between 0.1 and 3600 seconds (got \(readTimeout))")
+        }
+        let selfCheckOnly = [("--clients", clients), ("--requests", requests), ("--silent", silent)]
+        if !selfCheck, let given = selfCheckOnly.first(where: { $0.1 != nil }) {
+            throw ValidationError("\(given.0) only applies to --self-check")
+        }
+        if let clients, !(1...1000).contains(clients) {
+            throw ValidationError("--clients must be between 1 and 1000 (got \(clients))")
+        }
+        if let requests, !(1...100_000).contains(requests) {
+            throw ValidationError("--requests must be between 1 and 100000 (got \(requests))")
+        }
+        if let silent, !(0...1000).contains(silent) {
+            throw ValidationError("--silent must be between 0 and 1000 (got \(silent))")
+        }
+        if selfCheck, fault != nil {
+            throw ValidationError("--self-check measures a healthy server: leave out --fault")
+        }
+    }
+
+    var knobs: ServerKnobs {
+        ServerKnobs(
+            latencySeconds: latency, bandwidthBytesPerSecond: bandwidth, gzip: gzip,
+            maxAgeSeconds: maxAge, fault: fault.flatMap(Fault.init), faultRate: faultRate,
+            maxConnections: maxConnections, readTimeoutSeconds: readTimeout)
     }
 
     func run() throws {
-        let knobs = ServerKnobs(latencySeconds: latency, bandwidthBytesPerSecond: bandwidth, gzip: gzip,
-                                maxAgeSeconds: maxAge)
+        raiseOpenFileLimit(toAtLeast: maxConnections + 256)
+        if selfCheck { return try runSelfCheck() }
         let clock = Stopwatch()
-        let server = FixtureServer(knobs: knobs) { entry in
-            say(String(format: "%9.3f  ", clock.elapsed) + entry.line)
+        let server = FixtureServer(
+            knobs: knobs,
+            onRequest: { entry in say(String(format: "%9.3f  ", clock.elapsed) + entry.line) },
+            onNotice: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
+        guard let address = HostAddress(host) else { throw ValidationError("--host: '\(host)' is not an IPv4 address") }
+        do {
+            try server.start(host: host, port: UInt16(port))
+        } catch let error as FixtureServer.StartError {
+            switch error.reason {
+            case .portInUse:
+                throw ValidationError(
+                    "--port \(port): the port is already in use on \(host) (another fixture-server still running?). Stop it with Ctrl-C in its terminal, or pick another port: --port \(port == 65_535 ? 8081 : port + 1), or --port 0 for any free one."
+                )
+            case .badHost, .addressNotAvailable:
+                throw ValidationError("--host \(host): \(error)")
+            case .permissionDenied:
+                throw ValidationError("--port \(port): ports below 1024 need root. Use a port such as 8080.")
+            case .other:
+                throw ValidationError("--host \(host) --port \(port): \(error)")
+            }
         }
-        let url: URL
-        do { url = try server.start(port: port) } catch { throw ValidationError("\(error)") }
-        say("fixture server on \(url.absoluteString)  (latency \(latency) s, bandwidth \(bandwidth == 0 ? "unlimited" : "\(bandwidth) B/s"), gzip \(gzip ? "on" : "off"))")
-        say("try: curl -s '\(url.absoluteString)/timeline?count=2'")
+        let place = "\(address.isAny ? "0.0.0.0" : address.text):\(server.port)"
+        let faultText =
+            knobs.fault.map { ", fault \($0)" + (faultRate < 1 ? " on \(faultRate) of requests" : "") } ?? ""
+        say(
+            "fixture server on http://\(place)  (latency \(latency) s, bandwidth \(bandwidth == 0 ? "unlimited" : "\(bandwidth) B/s"), gzip \(gzip ? "on" : "off")\(faultText); at most \(maxConnections) connections, read timeout \(readTimeout) s)"
+        )
+        if !address.isLoopback {
+            warn(
+                "warning: listening on \(place): anyone who can reach this machine on the network can use this server; run it on a network you trust and stop it (Ctrl-C) after the session."
+            )
+            let addresses = address.isAny ? HostAddress.interfaceAddresses() : [address.text]
+            for lanAddress in addresses {
+                say("learners: swift run lesson03 --server http://\(lanAddress):\(server.port)")
+            }
+        }
+        say("try: curl -s '\(server.baseURL.absoluteString)/timeline?count=2'")
         // Serve until Ctrl-C: the main thread only waits; the server has its own threads.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
@@ -61,4 +213,39 @@ struct FixtureServerCommand: ParsableCommand {
         interrupt.resume()
         dispatchMain()
     }
+
+    func runSelfCheck() throws {
+        let plan = LoadCheck.Plan(
+            clients: clients ?? 64, requestsPerClient: requests ?? 50, silentClients: silent ?? 10)
+        say(
+            "self-check: \(plan.clients) clients x \(plan.requestsPerClient) requests, twice, \(plan.silentClients) silent connections, on a server of its own (latency \(latency) s, at most \(maxConnections) connections) ..."
+        )
+        let report: LoadCheck.Report
+        do { report = try LoadCheck.run(plan, knobs: knobs) } catch {
+            warn("fixture-server: the self-check could not start its server: \(error)")
+            throw ExitCode.failure
+        }
+        for line in report.lines.dropFirst() { say(line) }
+        if !report.ok { throw ExitCode.failure }
+    }
 }
+
+/// Each connection is a socket; a room needs more than some shells allow (`ulimit -n`).
+/// Raises this process's soft limit towards the hard one; says so when that is not enough.
+private func raiseOpenFileLimit(toAtLeast wanted: Int) {
+    var limit = rlimit()
+    guard getrlimit(resourceNoFile, &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+    limit.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
+    _ = setrlimit(resourceNoFile, &limit)
+    if limit.rlim_cur < rlim_t(wanted) {
+        warn(
+            "note: this shell allows \(limit.rlim_cur) open files (ulimit -n); with --max-connections near that, connections wait in the queue"
+        )
+    }
+}
+
+#if canImport(Glibc)
+    private let resourceNoFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+    private let resourceNoFile = RLIMIT_NOFILE
+#endif

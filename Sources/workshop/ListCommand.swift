@@ -6,55 +6,79 @@ import WorkshopCore
 /// `workshop` / `workshop list`: every lesson and exercise, their status, and what to do next.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show every lesson and exercise with its status (not started, failing, done) and the next thing to do.")
+        abstract:
+            "Show every lesson and exercise with its status (not started, failing, done) and the next thing to do.")
+
+    /// Anything else typed after `workshop` (ArgumentParser tries the commands' names first).
+    @Argument(help: .hidden) var unknown: [String] = []
 
     func run() throws {
+        if let word = unknown.first { throw Workshop.unknownCommand(word) }
         let workspace = Workspace.locate()
         let progress = Progress.load(workspace.progressFile)
-        let exercises = workspace.exercises(progress: progress)
+        let states = workspace.states(progress: progress)
         let lessons = workspace.lessons()
+        let current = workspace.current(progress: progress)
 
         Style.line(Style.bold("Sakusaku Workshop") + "  " + Style.dim(workspace.root.path))
-        Style.line(Style.progressBar(done: exercises.filter { $0.status == .done }.count, of: exercises.count))
+        Style.line(Style.progressBar(done: states.filter { $0.status == .done }.count, of: states.count))
         Style.line()
 
         // One row per lesson (with its exercise, if it has one), then the exercises of no lesson.
-        var rows: [(id: String, lesson: String, exercise: Workspace.Exercise?)] = lessons.map { lesson in
-            (lesson.number, lesson.title, exercises.first { $0.suite.id == lesson.number })
+        var rows: [(id: String, lesson: String, state: Workspace.State?)] = lessons.map { lesson in
+            (lesson.number, lesson.title, states.first { $0.exercise.lesson == lesson.number })
         }
-        for exercise in exercises where !lessons.contains(where: { $0.number == exercise.suite.id }) {
-            rows.append((exercise.suite.id, "(no lesson: belongs to all of them)", exercise))
+        for state in states where !lessons.contains(where: { $0.number == state.exercise.lesson }) {
+            rows.append((state.exercise.id, "(no lesson: belongs to all of them)", state))
         }
         rows.sort { $0.id < $1.id }
         let lessonWidth = min(46, rows.map { terminalWidth($0.lesson) }.max() ?? 10)
-        Style.line(Style.dim("id  " + Style.pad("lesson", lessonWidth) + "  " + Style.pad("exercise", 34) + "  status"))
+        Style.line(
+            Style.dim("  id  " + Style.pad("lesson", lessonWidth) + "  " + Style.pad("exercise", 34) + "  status"))
         for row in rows {
             let lesson = truncate(row.lesson, toWidth: lessonWidth)
-            guard let exercise = row.exercise else {
-                Style.line("\(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.dim("(no exercise)"))")
+            guard let state = row.state else {
+                Style.line("  \(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.dim("(no exercise)"))")
                 continue
             }
-            let name = truncate(exercise.suite.title, toWidth: 34)
-            let note = exercise.note.map { Style.dim(" (\($0))") } ?? ""
-            Style.line("\(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  \(Style.status(exercise.status))\(note)")
+            let marker = state.exercise.id == current?.id ? Style.bold(">") : " "
+            let name = truncate(state.exercise.title, toWidth: 34)
+            let note = state.note.map { Style.dim(" (\($0))") } ?? ""
+            Style.line(
+                "\(marker) \(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  "
+                    + Style.status(state.status) + note)
         }
         Style.line()
-        Style.line(Self.next(workspace.current(progress: progress)))
+        if current != nil { Style.line(Style.dim("> is the current exercise: `swift run workshop check` checks it.")) }
+        Style.line(Self.next(current.map { workspace.state($0, progress: progress) }, workspace: workspace, progress))
     }
 
     /// One line: what to do now.
-    static func next(_ exercise: Workspace.Exercise?) -> String {
-        guard let exercise else {
-            return "Next: nothing left. Every exercise passes its checks. Well done! (Try `swift test --sanitize=thread`.)"
+    static func next(_ state: Workspace.State?, workspace: Workspace? = nil, _ progress: Progress = Progress())
+        -> String
+    {
+        guard let state else {
+            return
+                "Next: nothing left. Every exercise passes its checks. Well done! (Try `swift test --sanitize=thread`.)"
         }
-        let suite = exercise.suite
-        switch exercise.status {
+        let exercise = state.exercise
+        switch state.status {
         case .notStarted:
-            return "Next: exercise \(suite.id), \(suite.title). Read \(suite.directory)/README.md, edit \(suite.exerciseFile), "
-                + "then `swift run workshop check \(suite.id)` (or `swift run workshop watch`)."
-        default:
-            return "Next: keep going with exercise \(suite.id) (\(suite.exerciseFile)): `swift run workshop check \(suite.id)`; "
-                + "stuck? `swift run workshop hint \(suite.id)`."
+            return
+                "Next: exercise \(exercise.id), \(exercise.title). Read \(exercise.directory)/README.md, "
+                + "edit \(exercise.paths.joined(separator: ", ")), then `swift run workshop check \(exercise.id)` "
+                + "(or `swift run workshop watch \(exercise.id)`)."
+        case .failing:
+            return
+                "Next: keep going with exercise \(exercise.id) (\(exercise.paths.joined(separator: ", "))): "
+                + "`swift run workshop check \(exercise.id)`; stuck? `swift run workshop hint \(exercise.id)`."
+        case .done:
+            guard let workspace, let following = workspace.next(after: exercise, progress: progress) else {
+                return next(nil)
+            }
+            return
+                "Exercise \(exercise.id) is done. Next: exercise \(following.id), \(following.title): "
+                + "`swift run workshop start \(following.id)`."
         }
     }
 }

@@ -9,7 +9,9 @@ enum Style {
         return ProcessInfo.processInfo.environment["NO_COLOR"]?.isEmpty ?? true
     }()
 
-    static func paint(_ text: String, _ code: String) -> String { color && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    static func paint(_ text: String, _ code: String) -> String {
+        color && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
     static func green(_ text: String) -> String { paint(text, "32") }
     static func red(_ text: String) -> String { paint(text, "31") }
     static func dim(_ text: String) -> String { paint(text, "2") }
@@ -18,11 +20,11 @@ enum Style {
     static func line(_ text: String = "") { say(text) }
     static func warnLine(_ text: String) { warn(text) }
 
-    /// `[########............] 2 of 5` in plain ASCII, so it survives any terminal and log.
+    /// `[########............] 2 of 5 exercises done` in plain ASCII, so it survives any terminal and log.
     static func progressBar(done: Int, of total: Int, width: Int = 24) -> String {
         let filled = total == 0 ? 0 : Int((Double(done) / Double(total) * Double(width)).rounded())
         return "[" + green(String(repeating: "#", count: filled)) + String(repeating: ".", count: width - filled) + "]"
-            + " \(done) of \(total) exercises done"
+            + " \(done) of \(total == 1 ? "1 exercise" : "\(total) exercises") done"
     }
 
     static func status(_ status: Workspace.Status) -> String {

@@ -1,9 +1,9 @@
 import ExerciseChecks
 import Foundation
 
-/// The learner's copy of the workshop: where it is, its exercises and lessons, and the
-/// learner's progress. Everything here is read from the catalog and the files; nothing about
-/// a particular exercise is written in the CLI.
+/// The learner's copy of the workshop: where it is, its exercises (the learner's files, the
+/// copies as shipped and the references), its lessons, and the learner's progress. Nothing
+/// about a particular exercise is written here: it all comes from the catalog and the files.
 struct Workspace {
     let root: URL
 
@@ -17,7 +17,8 @@ struct Workspace {
         var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
         while folder.path != "/" {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: folder.appendingPathComponent("Exercises").path) {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent("Exercises").path)
+            {
                 return Workspace(root: folder)
             }
             folder.deleteLastPathComponent()
@@ -29,13 +30,37 @@ struct Workspace {
 
     var progressFile: URL { root.appendingPathComponent(".workshop-progress") }
 
-    /// Whether this is the package the running program was compiled from (so the exercise
-    /// code inside this program is the code in these files, once rebuilt).
-    var isBuildRoot: Bool {
-        root.resolvingSymlinksInPath().path == ExerciseRoot.builtFrom.standardizedFileURL.resolvingSymlinksInPath().path
+    // MARK: - The three sets of files of an exercise
+
+    /// The files in `folder` (relative to the root) named as `exercise.files`; missing ones are left out.
+    func sources(_ exercise: Exercise, in folder: String) -> [String: Data] {
+        var sources: [String: Data] = [:]
+        for file in exercise.files {
+            sources[file] = FileManager.default.contents(atPath: path(folder + "/" + file))
+        }
+        return sources
     }
 
-    // MARK: - Exercises
+    /// The learner's files.
+    func learnerSources(_ exercise: Exercise) -> [String: Data] { sources(exercise, in: exercise.directory) }
+    /// The files as shipped (Tests/ExerciseFiles/<folder>/shipped).
+    func shippedSources(_ exercise: Exercise) -> [String: Data] { sources(exercise, in: exercise.shippedDirectory) }
+    /// The reference solution (Tests/ExerciseFiles/<folder>/solution).
+    func solutionSources(_ exercise: Exercise) -> [String: Data] {
+        sources(exercise, in: exercise.solutionDirectory)
+    }
+
+    /// One fingerprint for all of an exercise's files; nil when one is missing.
+    static func fingerprint(_ sources: [String: Data], of exercise: Exercise) -> String? {
+        var all = Data()
+        for file in exercise.files {
+            guard let data = sources[file] else { return nil }
+            all += Data("\(file)\0".utf8) + data + Data([0])
+        }
+        return ExerciseChecks.fingerprint(all)
+    }
+
+    // MARK: - Status
 
     enum Status: String {
         case notStarted = "not started"
@@ -43,35 +68,51 @@ struct Workspace {
         case done
     }
 
-    struct Exercise {
-        let suite: any ExerciseCheckSuite.Type
+    struct State {
+        let exercise: Exercise
         let status: Status
-        /// Why, when it is not plain: "changed since your last check", "file missing".
+        /// Why, when it is not plain: "changed since your last check", "IconLoader.swift is missing...".
         let note: String?
     }
 
-    func exercises(progress: Progress) -> [Exercise] {
-        ExerciseCatalog.suites.map { exercise($0, progress: progress) }
+    func states(progress: Progress) -> [State] {
+        ExerciseCatalog.exercises.map { state($0, progress: progress) }
     }
 
-    func exercise(_ suite: any ExerciseCheckSuite.Type, progress: Progress) -> Exercise {
-        guard let fingerprint = ShippedFile.fingerprint(of: path(suite.exerciseFile)) else {
-            return Exercise(suite: suite, status: .failing, note: "\(suite.exerciseFile) is missing: workshop reset \(suite.id)")
+    /// Not started: the learner's files are byte for byte as shipped (and were not checked
+    /// since). Done or failing: as the last check of exactly these files said.
+    func state(_ exercise: Exercise, progress: Progress) -> State {
+        let learner = learnerSources(exercise)
+        guard let fingerprint = Self.fingerprint(learner, of: exercise) else {
+            let missing = exercise.files.filter { learner[$0] == nil }.joined(separator: ", ")
+            return State(
+                exercise: exercise, status: .failing,
+                note: "\(missing) missing: swift run workshop reset \(exercise.id)")
         }
-        let record = progress.exercises[suite.id]
+        let record = progress.exercises[exercise.id]
         if let record, record.checkedFingerprint == fingerprint {
-            return Exercise(suite: suite, status: record.passed ? .done : .failing, note: nil)
+            return State(exercise: exercise, status: record.passed ? .done : .failing, note: nil)
         }
-        if fingerprint == suite.shippedFingerprint {
-            return Exercise(suite: suite, status: .notStarted, note: nil)
+        if fingerprint == Self.fingerprint(shippedSources(exercise), of: exercise) {
+            return State(exercise: exercise, status: .notStarted, note: nil)
         }
         let note = record?.passed == true ? "changed since it passed" : "changed since your last check"
-        return Exercise(suite: suite, status: .failing, note: note)
+        return State(exercise: exercise, status: .failing, note: note)
     }
 
-    /// The first exercise (in catalog order) that is not done.
+    /// The current exercise: the one last checked, hinted, watched or started; before any of
+    /// that, the first one not done.
     func current(progress: Progress) -> Exercise? {
-        exercises(progress: progress).first { $0.status != .done }
+        if let id = progress.current, let exercise = ExerciseCatalog.exercise(id: id) { return exercise }
+        return states(progress: progress).first { $0.status != .done }?.exercise
+    }
+
+    /// The first exercise not done after `exercise`, in catalog order (then from the start).
+    func next(after exercise: Exercise, progress: Progress) -> Exercise? {
+        let all = states(progress: progress)
+        let start = (all.firstIndex { $0.exercise.id == exercise.id } ?? -1) + 1
+        let rotated = all[start...] + all[..<start]
+        return rotated.first { $0.status != .done && $0.exercise.id != exercise.id }?.exercise
     }
 
     // MARK: - Lessons
@@ -96,18 +137,10 @@ struct Workspace {
     // MARK: - Hints
 
     /// The numbered hints of hints.md: each starts with "N. " at the start of a line.
-    func hints(for suite: any ExerciseCheckSuite.Type) -> [String] {
-        let file = path(suite.directory + "/hints.md")
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
-        var hints: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let dot = line.firstIndex(of: "."), dot > line.startIndex, line[..<dot].allSatisfy(\.isNumber),
-               line[line.index(after: dot)...].hasPrefix(" ") {
-                hints.append(String(line))
-            } else if !hints.isEmpty, !line.hasPrefix("#") {
-                hints[hints.count - 1] += "\n" + line
-            }
+    func hints(for exercise: Exercise) -> [String] {
+        guard let text = try? String(contentsOfFile: path(exercise.directory + "/hints.md"), encoding: .utf8) else {
+            return []
         }
-        return hints.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return HintsFile.hints(in: text)
     }
 }

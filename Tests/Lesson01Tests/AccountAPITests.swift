@@ -1,30 +1,35 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Lesson01Kit
 import Testing
-@testable import lesson01
 import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The fixture server's account routes (AccountAPI.swift in the core), refusals included.
 @Suite struct AccountAPITests {
     @Test func loginThenGetUser() throws {
-        let api = try TestServer(latency: 0)
-        let token = try AccountParsing.token(try BlockingFlow.fetch(api.plan.loginRequest(), api.session).get())
+        let api = try AccountFixture(latency: 0)
+        let token = try AccountParsing.token(
+            try NoThreadAccount.fetchBlocking(api.plan.loginRequest(), session: api.session).get())
         #expect(token == AccountAPI.token(for: "aoi"))
-        let profile = try AccountParsing.profile(try BlockingFlow.fetch(api.plan.userRequest(token: token), api.session).get())
+        let profile = try AccountParsing.profile(
+            try NoThreadAccount.fetchBlocking(api.plan.userRequest(token: token), session: api.session).get())
         #expect(profile == AccountAPI.profile(for: "aoi"))
     }
 
     @Test func refusals() throws {
-        let api = try TestServer(latency: 0)
+        let api = try AccountFixture(latency: 0)
         let wrongPassword = api.request("/api/login?user=aoi&password=nope")
         let noToken = api.request("/api/user")
         let otherToken = api.plan.userRequest(token: "tok-made-up")
         let noSuchItem = api.request("/api/items/0")
         for (request, status) in [(wrongPassword, 401), (noToken, 401), (otherToken, 401), (noSuchItem, 404)] {
-            guard case .failure(.httpStatus(let code, _)) = BlockingFlow.fetch(request, api.session) else {
-                Issue.record("\(request.url!) was not refused"); continue
+            guard case .failure(.httpStatus(let code, _)) = NoThreadAccount.fetchBlocking(request, session: api.session)
+            else {
+                Issue.record("\(request.url!) was not refused")
+                continue
             }
             #expect(code == status, "\(request.url!)")
         }

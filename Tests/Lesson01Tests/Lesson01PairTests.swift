@@ -1,32 +1,36 @@
-import XCTest
-@testable import lesson01
+import Lesson01Kit
+import LessonTestSupport
 import WorkshopCore
+import XCTest
 
 /// The same job through both variants, side by side. XCTest, because these runs need the
-/// real main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+/// real main thread and its run loop (Swift Testing runs its tests on other threads, where
+/// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
+/// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
 final class Lesson01PairTests: XCTestCase {
-    private var server: FixtureServer!
-    private var endpoint: FixtureEndpoint!
+    private var test: TestServer!
+    private var server: FixtureServer { test.server }
 
     override func setUpWithError() throws {
-        server = FixtureServer(knobs: ServerKnobs(latencySeconds: 0.05))
-        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+        test = try TestServer(latency: 0.05)
     }
 
     override func tearDown() {
-        server.stop()
+        test.stop()
     }
 
-    private func run(_ variant: Variant, items: Int = 6, width: Int = 2, cancel: Bool = true,
-                     slow: Double = 1.0) -> FlowRun {
-        var plan = AccountPlan(endpoint: endpoint)
+    private func run(
+        _ variant: Variant, items: Int = 6, width: Int = 2, cancel: Bool = true,
+        slow: Double = 1.0
+    ) -> VariantRun<AccountDetails> {
+        var plan = AccountPlan(endpoint: test.endpoint)
         plan.itemCount = items
         plan.slowItem = cancel ? 1 : nil
         plan.slowItemLatencySeconds = slow
-        var settings = FlowRun.Settings()
+        var settings = AccountRun.Settings()
         settings.width = width
         settings.timeoutSeconds = 30
-        return FlowRun.perform(variant, plan: plan, settings: settings)
+        return MainActor.assumeIsolated { AccountRun.perform(variant, plan: plan, settings: settings) }
     }
 
     func testWithoutCancelBothVariantsShowTheSameRows() {
@@ -36,7 +40,9 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertNil(queued.failure)
         XCTAssertEqual(plain.rows.count, 9, "login, user, welcome and 6 items")
         XCTAssertEqual(plain.rows, queued.rows)
-        XCTAssertEqual(queued.rows[1].text, "Aoi: \(AccountAPI.profile(for: "aoi").followers) followers, \(AccountAPI.profile(for: "aoi").posts) posts")
+        XCTAssertEqual(
+            queued.rows[1].text,
+            "Aoi: \(AccountAPI.profile(for: "aoi").followers) followers, \(AccountAPI.profile(for: "aoi").posts) posts")
         XCTAssertEqual(queued.rows[2].text, AccountPlan.welcomeText, "the data: URL's plain URLResponse was handled")
         XCTAssertEqual(plain.metric("requestsServed"), 8)
         XCTAssertEqual(queued.metric("requestsServed"), 8)
@@ -64,9 +70,9 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertEqual(plain.metric("cancelledItemDelivered"), 1)
         // Every other row is the same both ways.
         XCTAssertEqual(plain.rows.filter { $0.detail != "item 1" }, queued.rows.filter { $0.detail != "item 1" })
-        XCTAssertLessThan(queued.seconds("cancelTapHandledSeconds"), 0.5 * plain.seconds("cancelTapHandledSeconds"))
+        XCTAssertLessThan(queued.time("cancelTapHandledSeconds"), 0.5 * plain.time("cancelTapHandledSeconds"))
         // Cancelling saved the slow item's wait: the threaded run does not include it.
-        XCTAssertLessThan(queued.seconds("totalSeconds"), 0.5 * plain.seconds("totalSeconds"))
+        XCTAssertLessThan(queued.time("totalSeconds"), 0.5 * plain.time("totalSeconds"))
     }
 
     func testThreadedKeepsTheMainThreadFree() {
@@ -75,10 +81,12 @@ final class Lesson01PairTests: XCTestCase {
         server.knobs.latencySeconds = 0.15
         let plain = run(.noThread, items: 8, cancel: false)
         let queued = run(.threaded, items: 8, cancel: false)
-        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plain.seconds("totalSeconds"))
-        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
-                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
-        XCTAssertLessThan(queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
+        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plain.time("totalSeconds"))
+        XCTAssertLessThan(
+            queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(
+            queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
         XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
     }
 
@@ -88,7 +96,7 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertEqual(serial.maxConcurrent, 1)
         XCTAssertLessThanOrEqual(wide.maxConcurrent, 4)
         XCTAssertGreaterThanOrEqual(wide.maxConcurrent, 2)
-        XCTAssertLessThan(wide.seconds("totalSeconds"), 0.75 * serial.seconds("totalSeconds"))
+        XCTAssertLessThan(wide.time("totalSeconds"), 0.75 * serial.time("totalSeconds"))
         XCTAssertEqual(serial.rows, wide.rows)
     }
 
@@ -115,7 +123,36 @@ final class Lesson01PairTests: XCTestCase {
     }
 }
 
-extension FlowRun {
-    func metric(_ name: String) -> Int? { VariantResult(name: "", metrics: metrics).count(name) }
-    func seconds(_ name: String) -> Double { VariantResult(name: "", metrics: metrics).seconds(name) ?? -1 }
+extension VariantRun<AccountDetails> {
+    var rows: [TableRow] { details.rows }
+    var completionOrder: [String] { details.completionOrder }
+    var cancelled: [String] { details.cancelled }
+    var maxConcurrent: Int { details.maxConcurrent }
+    func metric(_ name: String) -> Int? { count(name) }
+    /// A seconds metric, or -1 when the run has none.
+    func time(_ name: String) -> Double { seconds(name) ?? -1 }
+}
+
+extension Lesson01PairTests {
+    func testAStalledItemEndsTheRunInBoundedTimeAndNothingIsSentAfterIt() throws {
+        test.stop()
+        test = try TestServer(latency: 0.05, timeout: 1)
+        server.setFault(.stall, forPathPrefix: "/api/items/2")
+        for variant in [Variant.noThread, .threaded] {
+            let itemsBefore = server.stats.requests(under: "/api/items/")
+            let clock = Stopwatch()
+            let failed = run(variant, items: 6, cancel: false)
+            XCTAssertLessThan(
+                clock.elapsed, 2 * 1 + 5, "\(variant): a 1 s timeout, and the run took \(clock.elapsed) s")
+            let failure = failed.failure ?? "no failure"
+            XCTAssertTrue(failure.hasPrefix("timed out after 1 s waiting for http://"), "\(variant): \(failure)")
+            XCTAssertTrue(failure.contains("/api/items/2"), "\(variant): \(failure)")
+            XCTAssertEqual(failed.rows.count, 9, "\(variant): every step settles, none hangs")
+            if variant == .noThread {
+                // The run stopped at the failure: items 3-6 were never sent, they ended cancelled.
+                XCTAssertEqual(server.stats.requests(under: "/api/items/") - itemsBefore, 2)
+                XCTAssertEqual(failed.cancelled, (3...6).map(AccountPlan.itemLabel))
+            }
+        }
+    }
 }

@@ -1,29 +1,32 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import lesson01
+import Lesson01Kit
+import LessonTestSupport
 import WorkshopCore
 
-/// A fixture server for one test, stopped when the test is done with it.
-final class TestServer: Sendable {
-    let server: FixtureServer
-    let endpoint: FixtureEndpoint
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A fixture server for one test with a URLSession to reach it, both ended when the test is
+/// done with them.
+final class AccountFixture: Sendable {
+    let test: TestServer
     let session = HTTPFetcher(timeout: 10).session
 
     init(latency: Double = 0.02) throws {
-        server = FixtureServer(knobs: ServerKnobs(latencySeconds: latency))
-        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+        test = try TestServer(latency: latency)
     }
 
     deinit {
         session.invalidateAndCancel()
-        server.stop()
+        test.stop()
     }
 
-    func request(_ path: String) -> URLRequest { URLRequest(url: endpoint.url(path)) }
+    var server: FixtureServer { test.server }
 
-    var plan: AccountPlan { AccountPlan(endpoint: endpoint) }
+    func request(_ path: String) -> URLRequest { URLRequest(url: test.endpoint.url(path)) }
+
+    var plan: AccountPlan { AccountPlan(endpoint: test.endpoint) }
 }
 
 /// Runs `operations` on a fresh queue of `width` and waits (at most `timeout` seconds) until
@@ -63,4 +66,12 @@ final class EventLog: Sendable {
     func add(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.current }
     func index(of event: String) -> Int? { all.firstIndex(of: event) }
+}
+
+extension Result where Failure == FetchError {
+    /// Whether this is a cancellation (whatever it names).
+    var isCancelled: Bool {
+        if case .failure(.cancelled) = self { return true }
+        return false
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import XCTest
-@testable import lesson02
+import Lesson02Kit
 import WorkshopCore
+import XCTest
 
 /// The run-loop thread on its own: where blocks run, in what order, and how it stops.
 final class RunLoopThreadTests: XCTestCase {
@@ -27,7 +27,8 @@ final class RunLoopThreadTests: XCTestCase {
         XCTAssertEqual(runs.count, 2 * perProducer, "none lost")
         XCTAssertTrue(runs.allSatisfy(\.onThread), "every block ran on the loop's own thread")
         for producer in 0..<2 {
-            XCTAssertEqual(runs.filter { $0.producer == producer }.map(\.index), Array(0..<perProducer), "FIFO per producer")
+            XCTAssertEqual(
+                runs.filter { $0.producer == producer }.map(\.index), Array(0..<perProducer), "FIFO per producer")
         }
         XCTAssertEqual(thread.stats.loopIterations, 1, "the keep-alive loop never had to go round")
     }
@@ -54,12 +55,19 @@ final class RunLoopThreadTests: XCTestCase {
         thread.start()
         let callbacks = Locked(0)
         let firstChunk = DispatchSemaphore(value: 0)
-        let fetch = ThreadFetch(url: base.appendingPathComponent("feed.xml"), on: thread, callbacks: FetchCallbacks(
-            response: { _ in callbacks.withLock { $0 += 1 } },
-            data: { _ in
-                if callbacks.withLock({ $0 += 1; return $0 }) == 2 { firstChunk.signal() }
-            },
-            completion: { _ in callbacks.withLock { $0 += 1 } }))
+        let fetch = ThreadFetch(
+            url: base.appendingPathComponent("feed.xml"), on: thread,
+            callbacks: FetchCallbacks(
+                response: { _ in callbacks.withLock { $0 += 1 } },
+                data: { _ in
+                    if callbacks.withLock({
+                        $0 += 1
+                        return $0
+                    }) == 2 {
+                        firstChunk.signal()
+                    }
+                },
+                completion: { _ in callbacks.withLock { $0 += 1 } }))
         fetch.start()
         // The feed takes about 2.5 s at this bandwidth: stop the thread after its first chunk.
         XCTAssertEqual(firstChunk.wait(timeout: .now() + 10), .success, "no data arrived")

@@ -1,29 +1,35 @@
-import XCTest
-@testable import lesson03
+import Lesson03Kit
+import LessonTestSupport
 import WorkshopCore
+import XCTest
 
 /// The same job through both variants, side by side. XCTest, because these runs need the
-/// real main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+/// real main thread and its run loop (Swift Testing runs its tests on other threads, where
+/// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
+/// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
 final class Lesson03PairTests: XCTestCase {
-    private var server: FixtureServer!
-    private var endpoint: FixtureEndpoint!
+    private var server: TestServer!
 
     override func setUpWithError() throws {
-        server = FixtureServer(knobs: ServerKnobs(latencySeconds: 0.05))
-        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+        server = try TestServer(latency: 0.05)
     }
 
     override func tearDown() {
         server.stop()
     }
 
-    private func run(_ variant: Variant, rows: Int = 10, imageWidth: Int = 1,
-                     prepare: (TimelineController) -> Void = { _ in }) -> TimelineRun {
+    private func run(
+        _ variant: Variant, rows: Int = 10, imageWidth: Int = 1,
+        prepare: @escaping @MainActor @Sendable (TimelineController) -> Void = { _ in }
+    ) -> VariantRun<TimelineDetails> {
         var settings = TimelineRun.Settings()
         settings.rows = rows
         settings.imageWidth = imageWidth
         settings.timeoutSeconds = 30
-        return TimelineRun.perform(variant, endpoint: endpoint, settings: settings, prepare: prepare)
+        let endpoint = server.endpoint
+        return MainActor.assumeIsolated {
+            TimelineRun.perform(variant, endpoint: endpoint, settings: settings, prepare: prepare)
+        }
     }
 
     func testBothVariantsEndWithTheSameTable() throws {
@@ -31,21 +37,22 @@ final class Lesson03PairTests: XCTestCase {
         let queued = run(.threaded)
         XCTAssertNil(plain.failure)
         XCTAssertNil(queued.failure)
-        XCTAssertEqual(plain.rows.count, 10)
-        XCTAssertEqual(plain.rows, queued.rows, "same texts, names and icon bytes on every row")
-        for (index, row) in queued.rows.enumerated() {
+        XCTAssertEqual(plain.details.rows.count, 10)
+        XCTAssertEqual(plain.details.rows, queued.details.rows, "same texts, names and icon bytes on every row")
+        for (index, row) in queued.details.rows.enumerated() {
             XCTAssertEqual(row.icon, FixtureAPI.icon(for: row.detail), "row \(index + 1)")
         }
         // One timeline request and one per icon, both ways.
-        XCTAssertEqual(plain.metric("requestsServed"), 11)
-        XCTAssertEqual(queued.metric("requestsServed"), 11)
+        XCTAssertEqual(plain.count("requestsServed"), 11)
+        XCTAssertEqual(queued.count("requestsServed"), 11)
     }
 
-    func testNoThreadFreezesTheScreenForMostOfItsRun() {
+    func testNoThreadFreezesTheScreenForMostOfItsRun() throws {
         let plain = run(.noThread)
-        let total = plain.seconds("totalSeconds")
-        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * total,
-                                    "max stall \(plain.screen.maxStallSeconds) s of a \(total) s run")
+        let total = try XCTUnwrap(plain.seconds("totalSeconds"))
+        XCTAssertGreaterThanOrEqual(
+            plain.screen.maxStallSeconds, 0.8 * total,
+            "max stall \(plain.screen.maxStallSeconds) s of a \(total) s run")
         // Nothing could be drawn before the end.
         XCTAssertGreaterThanOrEqual(plain.screen.firstContentSeconds ?? 0, 0.8 * total)
     }
@@ -55,22 +62,24 @@ final class Lesson03PairTests: XCTestCase {
         // scheduling hiccups stay small next to it.
         let plain = run(.noThread, rows: 20)
         let queued = run(.threaded, rows: 20)
-        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
-                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
-        XCTAssertLessThan(queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0),
-                          "the threaded Screen shows 'loading...' long before the no-thread one shows anything")
+        XCTAssertLessThan(
+            queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(
+            queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0),
+            "the threaded Screen shows 'loading...' long before the no-thread one shows anything")
         XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
     }
 
     func testFourImageQueuesHalveTheIconsPhase() throws {
         // A longer link (150 ms) so that waiting, not CPU, dominates the icons phase.
-        server.knobs.latencySeconds = 0.15
+        server.server.knobs.latencySeconds = 0.15
         let serial = run(.threaded, rows: 12, imageWidth: 1)
         let wide = run(.threaded, rows: 12, imageWidth: 4)
-        let serialPhase = try XCTUnwrap(serial.iconsPhaseSeconds)
-        let widePhase = try XCTUnwrap(wide.iconsPhaseSeconds)
+        let serialPhase = try XCTUnwrap(serial.details.iconsPhaseSeconds)
+        let widePhase = try XCTUnwrap(wide.details.iconsPhaseSeconds)
         XCTAssertLessThan(widePhase, 0.5 * serialPhase, "icons phase: width 4 \(widePhase) s, width 1 \(serialPhase) s")
-        XCTAssertEqual(serial.rows, wide.rows)
+        XCTAssertEqual(serial.details.rows, wide.details.rows)
     }
 
     func testIconsStayOnTheirRowsWhenRowsAreRedrawnInFlight() {
@@ -84,33 +93,29 @@ final class Lesson03PairTests: XCTestCase {
             }
         }
         XCTAssertNil(queued.failure)
-        XCTAssertEqual(queued.rows.count, 8)
-        for (index, row) in queued.rows.enumerated() {
+        XCTAssertEqual(queued.details.rows.count, 8)
+        for (index, row) in queued.details.rows.enumerated() {
             XCTAssertEqual(row.icon, FixtureAPI.icon(for: row.detail), "row \(index + 1) shows another user's icon")
         }
     }
 
     func testAFailingTimelineIsReportedNotHung() {
-        server.setFault(.status(500), forPathPrefix: "/timeline")
+        server.server.setFault(.status(500), forPathPrefix: "/timeline")
         for variant in [Variant.noThread, .threaded] {
             let failed = run(variant)
             XCTAssertEqual(failed.failure?.contains("HTTP 500"), true, "\(variant): \(failed.failure ?? "no failure")")
-            XCTAssertTrue(failed.rows.isEmpty)
+            XCTAssertTrue(failed.details.rows.isEmpty)
+            XCTAssertFalse(failed.gotStarted)
         }
     }
 
     func testAFailingIconLeavesItsRowBlankAndTheRestLoads() {
-        server.setFault(.drop, forPathPrefix: "/icons/aoi")
+        server.server.setFault(.drop, forPathPrefix: "/icons/aoi")
         let queued = run(.threaded, rows: 6)
         XCTAssertNil(queued.failure)
-        for row in queued.rows {
+        for row in queued.details.rows {
             XCTAssertEqual(row.icon == nil, row.detail == "aoi", "row of \(row.detail)")
         }
-        XCTAssertGreaterThan(queued.metric("iconFailures") ?? 0, 0)
+        XCTAssertGreaterThan(queued.count("iconFailures") ?? 0, 0)
     }
-}
-
-extension TimelineRun {
-    func metric(_ name: String) -> Int? { VariantResult(name: "", metrics: metrics).count(name) }
-    func seconds(_ name: String) -> Double { VariantResult(name: "", metrics: metrics).seconds(name) ?? -1 }
 }

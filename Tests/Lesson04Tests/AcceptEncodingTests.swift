@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Lesson04Kit
 import Testing
-@testable import lesson04
 import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// What URLSession puts on the wire by itself, seen from the server's side.
 @Suite("Accept-Encoding, as URLSession sends it")

@@ -1,13 +1,14 @@
-import Foundation
-import XCTest
-@testable import lesson04
+import Lesson04Kit
+import LessonTestSupport
 import WorkshopCore
+import XCTest
 
 /// The same job through both variants, side by side. XCTest, because these runs need the
-/// real main thread and its run loop (see linux-facts.md); every run is bounded by a timeout.
+/// real main thread and its run loop (Swift Testing runs its tests on other threads, where
+/// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
+/// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
 final class Lesson04PairTests: XCTestCase {
     private var server: FixtureServer!
-    private var endpoint: FixtureEndpoint!
     private var ledger: WireLedger!
 
     /// A slow link, so that the differences are large against scheduling noise:
@@ -17,17 +18,23 @@ final class Lesson04PairTests: XCTestCase {
     override func setUpWithError() throws {
         ledger = WireLedger()
         server = FixtureServer(knobs: Self.knobs, onRequest: ledger.record)
-        endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
+        try server.start()
     }
 
     override func tearDown() {
         server.stop()
     }
 
-    private func run(_ variant: Variant, timeout: Double = 10) -> GzipRun {
+    /// One variant against the test's server; `requestTimeout` is the lesson's `--timeout`.
+    private func run(_ variant: Variant, requestTimeout: Double = 10) -> VariantRun<GzipDetails> {
+        let endpoint = FixtureEndpoint(
+            baseURL: server.baseURL, server: server, knobs: server.knobs, timeoutSeconds: requestTimeout)
         var settings = GzipRun.Settings()
-        settings.timeoutSeconds = timeout
-        return GzipRun.perform(variant, endpoint: endpoint, ledger: ledger, settings: settings)
+        settings.timeoutSeconds = 60
+        let ledger = ledger
+        return MainActor.assumeIsolated {
+            GzipRun.perform(variant, endpoint: endpoint, ledger: ledger, settings: settings)
+        }
     }
 
     func testBothVariantsParseTheSameRecords() throws {
@@ -37,7 +44,8 @@ final class Lesson04PairTests: XCTestCase {
         XCTAssertNil(queued.failure)
         for api in XMLAPIs.all {
             for encoding in Encoding.allCases {
-                let a = try XCTUnwrap(plain.outcome(api, encoding)), b = try XCTUnwrap(queued.outcome(api, encoding))
+                let a = try XCTUnwrap(plain.details.outcome(api, encoding))
+                let b = try XCTUnwrap(queued.details.outcome(api, encoding))
                 XCTAssertEqual(a.records.count, api.defaultCount, "\(api.name) \(encoding)")
                 XCTAssertEqual(a.records, b.records, "\(api.name) \(encoding): same records both ways")
             }
@@ -50,8 +58,8 @@ final class Lesson04PairTests: XCTestCase {
         let queued = run(.threaded)
         XCTAssertNil(queued.failure)
         for api in XMLAPIs.all {
-            let plain = try XCTUnwrap(queued.outcome(api, .identity))
-            let zipped = try XCTUnwrap(queued.outcome(api, .gzip))
+            let plain = try XCTUnwrap(queued.details.outcome(api, .identity))
+            let zipped = try XCTUnwrap(queued.details.outcome(api, .gzip))
             XCTAssertNil(plain.contentEncoding, "\(api.name) came gzipped when asked for identity")
             XCTAssertEqual(zipped.contentEncoding, "gzip", "\(api.name) did not come gzipped when asked for gzip")
             XCTAssertEqual(plain.body, zipped.body, "\(api.name): decoded bodies differ")
@@ -63,24 +71,28 @@ final class Lesson04PairTests: XCTestCase {
         let queued = run(.threaded)
         XCTAssertNil(queued.failure)
         for api in XMLAPIs.all {
-            let plain = try XCTUnwrap(queued.outcome(api, .identity))
-            let zipped = try XCTUnwrap(queued.outcome(api, .gzip))
+            let plain = try XCTUnwrap(queued.details.outcome(api, .identity))
+            let zipped = try XCTUnwrap(queued.details.outcome(api, .gzip))
             // Counted by the server (head and body), not by URLSession, which only shows decoded bytes.
-            let plainWire = try XCTUnwrap(plain.wireBytes), zippedWire = try XCTUnwrap(zipped.wireBytes)
-            XCTAssertLessThan(Double(zippedWire), 0.3 * Double(plainWire), "\(api.name): \(zippedWire) B vs \(plainWire) B")
+            let plainWire = try XCTUnwrap(plain.wireBytes)
+            let zippedWire = try XCTUnwrap(zipped.wireBytes)
+            XCTAssertLessThan(
+                Double(zippedWire), 0.3 * Double(plainWire), "\(api.name): \(zippedWire) B vs \(plainWire) B")
             let level6 = try Gzip.compress(Array(plain.body), level: 6).count
-            XCTAssertEqual(Double(zipped.wireBodyBytes), Double(level6), accuracy: 0.02 * Double(level6),
-                           "\(api.name): gzip body \(zipped.wireBodyBytes) B, zlib level 6 makes \(level6) B")
+            XCTAssertEqual(
+                Double(zipped.wireBodyBytes), Double(level6), accuracy: 0.02 * Double(level6),
+                "\(api.name): gzip body \(zipped.wireBodyBytes) B, zlib level 6 makes \(level6) B")
             // The server's count is the body plus a head of a few hundred bytes at most.
             XCTAssertTrue((zipped.wireBodyBytes..<(zipped.wireBodyBytes + 400)).contains(zippedWire))
         }
-        XCTAssertLessThan(queued.gzipRatio, 0.3)
+        XCTAssertLessThan(queued.details.gzipRatio, 0.3)
     }
 
     func testGzipRoundIsFasterOnASlowLink() {
         let plain = run(.noThread)
         XCTAssertNil(plain.failure)
-        let identity = plain.roundSeconds(.identity), gzip = plain.roundSeconds(.gzip)
+        let identity = plain.details.roundSeconds(.identity)
+        let gzip = plain.details.roundSeconds(.gzip)
         // 82 KB at 40 KB/s against 12 KB: about 2.3 s against 0.6 s. Asked: under 60%.
         XCTAssertLessThan(gzip, 0.6 * identity, "gzip round \(gzip) s, identity round \(identity) s")
     }
@@ -88,35 +100,43 @@ final class Lesson04PairTests: XCTestCase {
     func testThreadedKeepsTheMainThreadFreeAndOverlapsTheDownloads() {
         let plain = run(.noThread)
         let queued = run(.threaded)
-        XCTAssertLessThan(queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
-                          "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(
+            queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
         XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
         // Three downloads at once: the round takes about as long as the largest API alone.
-        XCTAssertLessThan(queued.roundSeconds(.identity), 0.75 * plain.roundSeconds(.identity))
+        let plainRound = plain.details.roundSeconds(.identity)
+        XCTAssertLessThan(queued.details.roundSeconds(.identity), 0.75 * plainRound)
         // And in the threaded run, all three started together: each within a tenth of the
         // time the no-thread variant needed for the round (where API 3 starts last, at ~70%).
         for api in XMLAPIs.all {
-            XCTAssertLessThan(queued.outcome(api, .identity)?.startSeconds ?? .infinity, 0.1 * plain.roundSeconds(.identity))
+            XCTAssertLessThan(queued.details.outcome(api, .identity)?.startSeconds ?? .infinity, 0.1 * plainRound)
         }
-        XCTAssertGreaterThan(plain.outcome(XMLAPIs.catalog, .identity)?.startSeconds ?? 0, 0.5 * plain.roundSeconds(.identity))
+        XCTAssertGreaterThan(plain.details.outcome(XMLAPIs.catalog, .identity)?.startSeconds ?? 0, 0.5 * plainRound)
     }
 
-    // MARK: Bad input: a clear error, the other APIs still in, no hang
+    // MARK: Bad input: a clear error, at once, and nothing half-done shown as done
 
-    private func expectFailure(of api: XMLAPIs.API, containing words: [String],
-                               file: StaticString = #filePath, line: UInt = #line) {
+    /// Every fault below hits the identity round already (the server sends corrupt or
+    /// truncated gzip whatever the request accepts), so a variant that stops at its first
+    /// failure never starts the gzip round.
+    private func expectFailure(
+        of api: XMLAPIs.API, containing words: [String], file: StaticString = #filePath, line: UInt = #line
+    ) {
         server.knobs.bandwidthBytesPerSecond = 0
         for variant in [Variant.noThread, .threaded] {
-            let failed = run(variant, timeout: 5)
+            let failed = run(variant, requestTimeout: 5)
             let message = failed.failure ?? "no failure"
             for word in words {
-                XCTAssertTrue(message.contains(word), "\(variant): '\(message)' lacks '\(word)'", file: file, line: line)
+                XCTAssertTrue(
+                    message.contains(word), "\(variant): '\(message)' lacks '\(word)'", file: file, line: line)
             }
-            // Nothing else lost: the other APIs were fetched and parsed in full.
-            for other in XMLAPIs.all where other != api {
-                XCTAssertEqual(failed.outcome(other, .gzip)?.records.count, other.defaultCount, file: file, line: line)
+            // The failed API has no row; every row shown is a whole document; no gzip round.
+            XCTAssertNil(failed.details.outcome(api, .identity), "\(variant)", file: file, line: line)
+            for shown in failed.details.outcomes {
+                XCTAssertEqual(shown.records.count, shown.api.defaultCount, "\(variant)", file: file, line: line)
+                XCTAssertEqual(shown.encoding, .identity, "\(variant): went on after a failure", file: file, line: line)
             }
-            XCTAssertEqual(failed.outcome(api, .gzip)?.records.count, 0, file: file, line: line)
         }
     }
 
@@ -146,6 +166,31 @@ final class Lesson04PairTests: XCTestCase {
 
     func testAnHTTPErrorIsAClearError() {
         server.setFault(.status(500), forPathPrefix: XMLAPIs.friends.path)
+        // The no-thread variant stops at friends: statuses and catalog are never asked for.
+        // (First, while no threaded request is still reaching the server.)
+        XCTAssertNotNil(run(.noThread).failure)
+        XCTAssertEqual(server.stats.requests, 1)
         expectFailure(of: XMLAPIs.friends, containing: ["friends", "HTTP 500"])
+    }
+
+    func testASilentAPIEndsTheRunAfterOneTimeoutAndCancelsTheRest() throws {
+        // statuses never answers; the others do. With a 1 s timeout the run must end after
+        // about one timeout, not wait for anything in turn, and (threaded) keep drawing.
+        server.setFault(.stall, forPathPrefix: XMLAPIs.statuses.path)
+        let timeout = 1.0
+        for variant in [Variant.noThread, .threaded] {
+            server.resetStats()
+            let failed = run(variant, requestTimeout: timeout)
+            let message = failed.failure ?? "no failure"
+            XCTAssertTrue(message.contains("timed out after 1 s waiting for http://"), "\(variant): \(message)")
+            XCTAssertTrue(message.contains(XMLAPIs.statuses.path), "\(variant): \(message)")
+            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            XCTAssertLessThan(total, 2 * timeout + 5, "\(variant) took \(total) s to give up")
+            if variant == .threaded {
+                XCTAssertLessThan(failed.screen.maxStallSeconds, 0.5 * timeout, "the main thread froze while failing")
+            } else {
+                XCTAssertEqual(server.stats.requests(under: XMLAPIs.catalog.path), 0, "went on after statuses")
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import Lesson04Kit
 import Testing
-@testable import lesson04
 import WorkshopCore
 
 @Suite("The three XML APIs and their parser")
@@ -45,8 +45,12 @@ struct XMLAPIsTests {
 
     @Test("bytes that are not XML at all are a ParseFailure too")
     func notXML() {
-        #expect(throws: ParseFailure.self) { try RecordParser.parse(Data("{\"json\": true}".utf8), as: XMLAPIs.friends) }
-        #expect(throws: ParseFailure.self) { try RecordParser.parse(Data([0x1f, 0x8b, 0x08, 0x00]), as: XMLAPIs.friends) }
+        #expect(throws: ParseFailure.self) {
+            try RecordParser.parse(Data("{\"json\": true}".utf8), as: XMLAPIs.friends)
+        }
+        #expect(throws: ParseFailure.self) {
+            try RecordParser.parse(Data([0x1f, 0x8b, 0x08, 0x00]), as: XMLAPIs.friends)
+        }
     }
 
     @Test("the server gzips XML to what zlib level 6 makes, under 0.3 of identity")

@@ -1,4 +1,5 @@
 import Foundation
+import Lesson05Kit
 import Testing
 import WorkshopCore
 
@@ -23,8 +24,9 @@ import WorkshopCore
     }
 
     func fetcher(laterBy seconds: Double = 0) throws -> RevalidatingFetcher {
-        RevalidatingFetcher(cache: try HTTPDiskCache(directory: directory), timeout: 10,
-                            now: { Date().addingTimeInterval(seconds) })
+        RevalidatingFetcher(
+            cache: HTTPDiskCache(directory: directory), timeout: 10,
+            now: { Date().addingTimeInterval(seconds) })
     }
 
     var expectedBody: [UInt8] {
@@ -58,7 +60,9 @@ import WorkshopCore
         #expect(stats.requests == 2)
         #expect(stats.notModified == 1)
         let revalidationBytes = stats.wireBytes - afterFirst.wireBytes
-        #expect(revalidationBytes * 10 < afterFirst.wireBytes, "a 304 took \(revalidationBytes) B, the download \(afterFirst.wireBytes) B")
+        #expect(
+            revalidationBytes * 10 < afterFirst.wireBytes,
+            "a 304 took \(revalidationBytes) B, the download \(afterFirst.wireBytes) B")
     }
 
     @Test func withoutMaxAgeEveryRelaunchRevalidates() throws {
@@ -70,9 +74,11 @@ import WorkshopCore
     }
 
     @Test func aStaleETagGetsAFullResponse() throws {
-        let cache = try HTTPDiskCache(directory: directory)
-        try cache.store(CachedResponse(etag: "\"not-the-current-one\"", maxAgeSeconds: 60,
-                                       storedAt: Date(timeIntervalSinceNow: -3_600), body: Array("old orders".utf8)), for: url)
+        let cache = HTTPDiskCache(directory: directory)
+        try cache.store(
+            CachedResponse(
+                etag: "\"not-the-current-one\"", maxAgeSeconds: 60,
+                storedAt: Date(timeIntervalSinceNow: -3_600), body: Array("old orders".utf8)), for: url)
         let outcome = try fetcher().get(url)
         #expect(outcome.source == .downloaded)
         #expect(fingerprint(outcome.body) == expected)
@@ -86,7 +92,7 @@ import WorkshopCore
     @Test(arguments: ["garbage", "truncated", "flipped byte", "empty", "header only"])
     func aDamagedCacheFileIsIgnoredAndRefetched(damage: String) throws {
         _ = try fetcher().get(url)
-        let cache = try HTTPDiskCache(directory: directory)
+        let cache = HTTPDiskCache(directory: directory)
         let file = cache.fileURL(for: url)
         var bytes = Array(try Data(contentsOf: file))
         switch damage {
@@ -110,9 +116,11 @@ import WorkshopCore
     @Test func aServerErrorOnRevalidationIsAClearErrorAndKeepsTheCache() throws {
         _ = try fetcher().get(url)
         server.setFault(.status(500), forPathPrefix: "/orders")
-        #expect(throws: FetchError.httpStatus(500, url: url.absoluteString)) { try self.fetcher(laterBy: 86_400).get(self.url) }
+        #expect(throws: FetchError.httpStatus(500, url: url.absoluteString)) {
+            try self.fetcher(laterBy: 86_400).get(self.url)
+        }
         server.setFault(nil, forPathPrefix: "/orders")
-        #expect(fingerprint(try HTTPDiskCache(directory: directory).load(for: url)?.body) == expected)
+        #expect(fingerprint(HTTPDiskCache(directory: directory).load(for: url)?.body) == expected)
     }
 
     @Test func maxAgeIsReadFromCacheControl() {

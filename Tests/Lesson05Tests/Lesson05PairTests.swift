@@ -1,99 +1,130 @@
-import Foundation
-import XCTest
-@testable import lesson05
+import Lesson05Kit
+import LessonTestSupport
 import WorkshopCore
+import XCTest
 
 /// The same three launches through both variants, side by side. XCTest, because these runs
-/// need the real main thread and its run loop (see linux-facts.md); every launch is bounded.
+/// need the real main thread and its run loop (Swift Testing runs its tests on other threads,
+/// where RunLoop.main's timers never fire); every launch is bounded. XCTest runs each test on
+/// the main thread, so a test may step onto the main actor with `assumeIsolated`.
 final class Lesson05PairTests: XCTestCase {
-    private var server: FixtureServer!
+    private var server: TestServer!
     private var setup: ShopSetup!
     static let latency = 0.4
 
     override func setUpWithError() throws {
-        server = FixtureServer(knobs: ServerKnobs(latencySeconds: Self.latency, maxAgeSeconds: 300))
-        let endpoint = FixtureEndpoint(baseURL: try server.start(), server: server, knobs: server.knobs)
-        setup = try ShopSetup.prepare(endpoint: endpoint, products: 1_000, orders: 600)
+        server = try TestServer(latency: Self.latency)
+        server.server.knobs.maxAgeSeconds = 300
+        setup = try ShopSetup.prepare(endpoint: server.endpoint, products: 1_000, orders: 600)
         setup.launchTimeoutSeconds = 30
     }
 
     override func tearDown() {
         server.stop()
-        setup.removeFiles()
+        setup.scratch.tearDown()
+    }
+
+    private func run(_ variant: Variant, setup: ShopSetup? = nil) -> VariantRun<ShopDetails> {
+        let setup = setup ?? self.setup!
+        return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup) }
     }
 
     func testBothVariantsShowTheSameOrdersOnEveryLaunch() throws {
-        let plain = ShopRun.perform(.noThread, setup: setup)
-        let queued = ShopRun.perform(.threaded, setup: setup)
+        let plain = run(.noThread)
+        let queued = run(.threaded)
         XCTAssertNil(plain.failure)
         XCTAssertNil(queued.failure)
-        XCTAssertEqual(plain.launches.count, 3)
-        XCTAssertEqual(queued.launches.count, 3)
+        XCTAssertEqual(plain.details.launches.count, 3)
+        XCTAssertEqual(queued.details.launches.count, 3)
         let expected = CatalogAPI.orders(count: 600, products: 1_000)
-        for run in plain.launches + queued.launches {
-            let orders = try XCTUnwrap(run.parsed?.orders, run.name)
-            XCTAssertEqual(orders.map(\.id), expected.map(\.id), run.name)
-            XCTAssertEqual(orders.map(\.product.code), expected.map(\.productCode), run.name)
-            XCTAssertEqual(run.rows, plain.launches[0].rows, "\(run.name): the Screen shows the same rows")
-            XCTAssertEqual(run.parsed?.naiveQueries, 600, "\(run.name): one query per order the naive way")
-            XCTAssertEqual(run.preloaded?.queries, 1, "\(run.name): one query to pre-load")
+        for launch in plain.details.launches + queued.details.launches {
+            let orders = try XCTUnwrap(launch.parsed?.orders, launch.name)
+            XCTAssertEqual(orders.map(\.id), expected.map(\.id), launch.name)
+            XCTAssertEqual(orders.map(\.product.code), expected.map(\.productCode), launch.name)
+            XCTAssertEqual(
+                launch.rows, plain.details.launches[0].rows, "\(launch.name): the Screen shows the same rows")
+            XCTAssertEqual(launch.parsed?.naiveQueries, 600, "\(launch.name): one query per order the naive way")
+            XCTAssertEqual(launch.preloaded?.queries, 1, "\(launch.name): one query to pre-load")
         }
     }
 
     func testRelaunchesMakeNoFullDownload() {
         for variant in [Variant.noThread, .threaded] {
-            server.resetStats()
-            let run = ShopRun.perform(variant, setup: setup)
-            XCTAssertEqual(run.launches.map(\.source), [.downloaded, .fresh, .revalidated], "\(variant)")
-            XCTAssertEqual(run.launches.map(\.requests), [1, 0, 1], "\(variant): requests the server saw")
-            XCTAssertEqual(run.fullDownloadsAfterFirst, 0)
-            XCTAssertEqual(server.stats.notModified, 1)
-            let bytes = run.launches.map { $0.wireBytes ?? -1 }
+            server.server.resetStats()
+            let launches = run(variant).details
+            XCTAssertEqual(launches.launches.map(\.source), [.downloaded, .fresh, .revalidated], "\(variant)")
+            XCTAssertEqual(launches.launches.map(\.requests), [1, 0, 1], "\(variant): requests the server saw")
+            XCTAssertEqual(launches.fullDownloadsAfterFirst, 0)
+            XCTAssertEqual(server.server.stats.notModified, 1)
+            let bytes = launches.launches.map { $0.wireBytes ?? -1 }
             XCTAssertEqual(bytes[1], 0)
             XCTAssertLessThan(bytes[2] * 10, bytes[0], "\(variant): a 304 against the first download, \(bytes)")
         }
     }
 
     func testNoThreadFreezesTheScreenForItsWholeFirstLaunch() throws {
-        let first = try XCTUnwrap(ShopRun.perform(.noThread, setup: setup).first)
-        XCTAssertGreaterThanOrEqual(first.screen.maxStallSeconds, 0.8 * first.seconds,
-                                    "max stall \(first.screen.maxStallSeconds) s of a \(first.seconds) s launch")
-        XCTAssertGreaterThanOrEqual(first.screen.maxStallSeconds, Self.latency, "the fetch alone waits one latency on main")
+        let first = try XCTUnwrap(run(.noThread).details.first)
+        let stall = try XCTUnwrap(first.screen?.maxStallSeconds)
+        XCTAssertGreaterThanOrEqual(stall, 0.8 * first.seconds, "max stall \(stall) s of a \(first.seconds) s launch")
+        XCTAssertGreaterThanOrEqual(stall, Self.latency, "the fetch alone waits one latency on main")
     }
 
     func testThreadedShowsLoadingAtOnceAndKeepsTheMainThreadFree() throws {
         // A long injected latency, so that the no-thread freeze dwarfs any scheduling noise
         // of a busy machine (2 cores shared with other builds) in the threaded one.
-        server.knobs.latencySeconds = 1.5
-        let plain = ShopRun.perform(.noThread, setup: setup)
-        let queued = ShopRun.perform(.threaded, setup: setup)
-        let plainStall = plain.launches.map(\.screen.maxStallSeconds).max() ?? 0
-        let queuedStall = queued.launches.map(\.screen.maxStallSeconds).max() ?? .infinity
+        server.server.knobs.latencySeconds = 1.5
+        let plain = run(.noThread).details
+        let queued = run(.threaded).details
+        let plainStall = plain.launches.compactMap(\.screen?.maxStallSeconds).max() ?? 0
+        let queuedStall = queued.launches.compactMap(\.screen?.maxStallSeconds).max() ?? .infinity
         XCTAssertGreaterThanOrEqual(plainStall, 1.5, "the no-thread fetch waits the whole latency on main")
         XCTAssertLessThan(queuedStall, 0.5 * plainStall, "threaded stall \(queuedStall) s vs no-thread \(plainStall) s")
-        let plainFirst = try XCTUnwrap(plain.first?.screen.firstContentSeconds)
-        let queuedFirst = try XCTUnwrap(queued.first?.screen.firstContentSeconds)
-        XCTAssertLessThan(queuedFirst, 0.25 * plainFirst, "'loading...' long before the no-thread Screen shows anything")
+        let plainFirst = try XCTUnwrap(plain.first?.screen?.firstContentSeconds)
+        let queuedFirst = try XCTUnwrap(queued.first?.screen?.firstContentSeconds)
+        XCTAssertLessThan(
+            queuedFirst, 0.25 * plainFirst, "'loading...' long before the no-thread Screen shows anything")
     }
 
     func testAFailingServerIsReportedNotHung() {
-        server.setFault(.status(500), forPathPrefix: "/orders")
+        server.server.setFault(.status(500), forPathPrefix: "/orders")
         for variant in [Variant.noThread, .threaded] {
-            let run = ShopRun.perform(variant, setup: setup)
+            let run = run(variant)
             XCTAssertEqual(run.failure?.contains("HTTP 500"), true, "\(variant): \(run.failure ?? "no failure")")
-            XCTAssertEqual(run.launches.count, 1, "no relaunch after a failed launch")
-            XCTAssertTrue(run.launches[0].rows.isEmpty)
+            XCTAssertEqual(run.details.launches.count, 1, "no relaunch after a failed launch")
+            XCTAssertTrue(run.details.launches[0].rows.isEmpty)
         }
     }
 
     func testAnUnknownProductIsReportedNotCrashed() throws {
         // The API names 1,500 products; the local database holds 1,000.
-        var wider = setup!
+        var wider = try XCTUnwrap(setup)
         wider.products = 1_500
-        wider.databasePath = setup.databasePath
         for variant in [Variant.noThread, .threaded] {
-            let run = ShopRun.perform(variant, setup: wider)
-            XCTAssertEqual(run.failure?.contains("not in the local database"), true, "\(variant): \(run.failure ?? "none")")
+            let run = run(variant, setup: wider)
+            XCTAssertEqual(
+                run.failure?.contains("not in the local database"), true, "\(variant): \(run.failure ?? "none")")
+        }
+    }
+
+    func testASilentServerEndsTheLaunchAfterOneTimeoutAndKeepsTheScreenDrawing() throws {
+        // The orders never come; with a 1 s timeout each variant must give up after about one
+        // timeout (not relaunch, not wait again), and the threaded one keep drawing meanwhile.
+        server.server.setFault(.stall, forPathPrefix: "/orders")
+        let timeout = 1.0
+        var quick = try XCTUnwrap(setup)
+        quick.endpoint = FixtureEndpoint(
+            baseURL: server.endpoint.baseURL, server: server.server, knobs: server.server.knobs,
+            timeoutSeconds: timeout)
+        for variant in [Variant.noThread, .threaded] {
+            let failed = run(variant, setup: quick)
+            let message = failed.failure ?? "no failure"
+            XCTAssertTrue(message.contains("timed out after 1 s waiting for http://"), "\(variant): \(message)")
+            XCTAssertEqual(failed.details.launches.count, 1, "\(variant): relaunched after a failed launch")
+            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            XCTAssertLessThan(total, 2 * timeout + Self.latency + 5, "\(variant) took \(total) s to give up")
+            if variant == .threaded {
+                XCTAssertLessThan(failed.screen.maxStallSeconds, 0.5 * timeout, "the main thread froze while failing")
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import Lesson05Kit
 import Testing
-@testable import lesson05
 import WorkshopCore
 
 /// Part 1 without threads or a server: the two ways of parsing, on a real SQLite file.
@@ -62,7 +62,10 @@ import WorkshopCore
             _ = try OrderParsing.parse(body, index: OrderParsing.preload(table))
             Issue.record("an unknown product was not reported")
         } catch let error as CatalogError {
-            guard case .unknownProduct(let code, _) = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .unknownProduct(let code, _) = error else {
+                Issue.record("wrong error: \(error)")
+                return
+            }
             #expect(Int(code.dropFirst())! >= Self.products)
             #expect(error.description.contains("not in the local database"))
         }
@@ -73,6 +76,8 @@ import WorkshopCore
         let body = try body()
         let cut = Array(body.prefix(body.count / 2))
         #expect(throws: CatalogError.self) { try OrderParsing.parse(cut, index: [:]) }
-        #expect(throws: CatalogError.self) { try OrderParsing.parseNaive(cut, products: ProductTable(path: databasePath)) }
+        #expect(throws: CatalogError.self) {
+            try OrderParsing.parseNaive(cut, products: ProductTable(path: databasePath))
+        }
     }
 }

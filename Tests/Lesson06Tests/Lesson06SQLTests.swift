@@ -1,6 +1,6 @@
 import Foundation
+import Lesson06Kit
 import Testing
-@testable import lesson06
 import WorkshopCore
 
 /// The SQL side of lesson 06, without threads: the article's session, replace vs upsert,
@@ -9,13 +9,13 @@ import WorkshopCore
 struct Lesson06SQLTests {
     /// A database file in its own temporary directory, removed when the test ends.
     final class TemporaryDatabase {
-        let scratch: ScratchDirectory
+        let scratch: ScratchFolder
         let database: SQLiteDatabase
         init() throws {
-            scratch = try ScratchDirectory(prefix: "lesson06-test")
-            database = try SQLiteDatabase(path: scratch.path("test.sqlite"))
+            scratch = try ScratchFolder("lesson06-test")
+            database = try SQLiteDatabase(path: scratch.file("test.sqlite"))
         }
-        deinit { scratch.remove() }
+        deinit { scratch.tearDown() }
     }
 
     @Test("every step of the replay prints the article's rows")
@@ -39,18 +39,24 @@ struct Lesson06SQLTests {
         let file = try TemporaryDatabase()
         let db = file.database
         try db.execute(SaveJob.schema)
-        try db.run("insert into tblA (id, message, flg) values (?, ?, ?), (?, ?, ?)", ["1", "keep me", 0, "2", "keep me too", 0])
+        try db.run(
+            "insert into tblA (id, message, flg) values (?, ?, ?), (?, ?, ?)",
+            ["1", "keep me", 0, "2", "keep me too", 0])
 
-        try db.run("insert into tblA (id, flg) values (?, ?) on conflict(id) do update set flg = excluded.flg", ["1", 1])
+        try db.run(
+            "insert into tblA (id, flg) values (?, ?) on conflict(id) do update set flg = excluded.flg", ["1", 1])
         try db.run("insert or replace into tblA (id, flg) values (?, ?)", ["2", 1])
 
         #expect(try db.shellLines("select * from tblA order by id") == ["1|keep me|1", "2||1"])
     }
 
-    @Test("replace deletes: new rowid, delete trigger, cascade children gone, reader loses the row; upsert does none of it")
+    @Test(
+        "replace deletes: new rowid, delete trigger, cascade children gone, reader loses the row; upsert does none of it"
+    )
     func cascade() throws {
         // Keep each file object alive while its database is used: its deinit removes the file.
-        let replaceFile = try TemporaryDatabase(), upsertFile = try TemporaryDatabase()
+        let replaceFile = try TemporaryDatabase()
+        let upsertFile = try TemporaryDatabase()
         let replaced = try ReplaceHazards.run(.replace, on: replaceFile.database)
         #expect(replaced.rowAfter == "100|A|1")
         #expect(replaced.rowidAfter != replaced.rowidBefore)
@@ -94,15 +100,18 @@ struct Lesson06SQLTests {
         // One row more than the limit allows, in one statement: SQLite refuses.
         let tooMany = limit / 3 + 1
         #expect(throws: SQLiteError.self) {
-            try db.run("insert into tblA (id, message, flg) values "
-                       + Array(repeating: "(?, ?, ?)", count: tooMany).joined(separator: ", "),
-                       (1...tooMany).flatMap(SaveJob.row))
+            try db.run(
+                "insert into tblA (id, message, flg) values "
+                    + Array(repeating: "(?, ?, ?)", count: tooMany).joined(separator: ", "),
+                (1...tooMany).flatMap(SaveJob.row))
         }
 
         let batcher = try UpsertBatcher(database: db, table: "tblA", columns: SaveJob.columns, key: "id")
         #expect(batcher.rowsPerStatement == limit / 3)
-        let commits = try BulkSave.writeInTransactions((1...job.rows).map(SaveJob.row), batchRows: 400,
-                                                       with: batcher) { _ in }
+        let commits = try BulkSave.writeInTransactions(
+            (1...job.rows).map(SaveJob.row), batchRows: 400,
+            with: batcher
+        ) { _ in }
         #expect(commits == 3)
         #expect(batcher.statementsRun == [400, 400, 200].map { ($0 + limit / 3 - 1) / (limit / 3) }.reduce(0, +))
         #expect(try db.query("select count(*) from tblA") == [[.integer(Int64(job.rows))]])
@@ -133,8 +142,10 @@ struct Lesson06SQLTests {
         let file = try TemporaryDatabase()
         let db = file.database
         try db.execute(SaveJob.schema)
-        let tricky = ["'); DROP TABLE tblA;--", "nul:\u{0}:end", "it's \"quoted\"", "emoji 🍣👍🏽 サクサク",
-                      "", "back\\slash", "line\nbreak", "%s %d ?1 :name", "\u{0}"]
+        let tricky = [
+            "'); DROP TABLE tblA;--", "nul:\u{0}:end", "it's \"quoted\"", "emoji 🍣👍🏽 サクサク",
+            "", "back\\slash", "line\nbreak", "%s %d ?1 :name", "\u{0}",
+        ]
         db.variableLimit = 7  // two rows per statement: values cross statement boundaries too
         let batcher = try UpsertBatcher(database: db, table: "tblA", columns: SaveJob.columns, key: "id")
         let rows: [[SQLValue]] = tricky.map { [.text($0), .text($0 + $0), .integer(1)] }
@@ -153,7 +164,8 @@ struct Lesson06SQLTests {
     func failingBatch() throws {
         let file = try TemporaryDatabase()
         let db = file.database
-        try db.execute("create table tblA (id text, message text, flg boolean not null check (flg in (0, 1)), primary key (id))")
+        try db.execute(
+            "create table tblA (id text, message text, flg boolean not null check (flg in (0, 1)), primary key (id))")
         let batcher = try UpsertBatcher(database: db, table: "tblA", columns: SaveJob.columns, key: "id")
         var rows = (1...30).map(SaveJob.row)
         rows[14][2] = 7  // row 15, in the middle of the second batch of 10

@@ -1,5 +1,6 @@
 import Testing
-@testable import lesson07
+
+@testable import Lesson07Kit
 
 @Suite struct SizingCellTests {
     @Test func theArticleCellIsRowPlusOneTimesFivePlusTwenty() throws {
@@ -11,7 +12,10 @@ import Testing
         #expect(try cell.height(forArticleRow: 2) == 35)
         #expect(cell.content.frame == Rect(x: 152.5, y: 10, width: 15, height: 15), "centred in a 320-point cell")
         // The article's hole: nothing ties the content view's height to the base view.
-        #expect(cell.openings == [Opening(view: "contentView", axis: .vertical, quantity: "height", settledBy: .zero, value: 0)])
+        #expect(
+            cell.openings == [
+                Opening(view: "contentView", axis: .vertical, quantity: "height", settledBy: .zero, value: 0)
+            ])
     }
 
     @Test func aTextCellIsItsLinesPlusTheMargins() throws {
@@ -35,7 +39,9 @@ import Testing
         #expect(outline.svgPath.hasPrefix("M") && outline.svgPath.hasSuffix("Z"))
         // The outline is closed and stays on the rect's edges.
         let ends = outline.segments.map { segment -> Point in
-            switch segment { case .line(let to), .arc(_, _, let to): to }
+            switch segment {
+            case .line(let to), .arc(_, _, let to): to
+            }
         }
         #expect(ends.last == outline.start)
         for point in ends {
@@ -45,8 +51,10 @@ import Testing
         // Each corner: the rounded glyph exactly where asked.
         let box = outline.terminalBox()
         let glyphs = [box.first!.first!, box.first!.last!, box.last!.last!, box.last!.first!]
-        let expected: [(Corners, Character, Character)] = [(.topLeft, "┌", "╭"), (.topRight, "┐", "╮"),
-                                                           (.bottomRight, "┘", "╯"), (.bottomLeft, "└", "╰")]
+        let expected: [(Corners, Character, Character)] = [
+            (.topLeft, "┌", "╭"), (.topRight, "┐", "╮"),
+            (.bottomRight, "┘", "╯"), (.bottomLeft, "└", "╰"),
+        ]
         for (glyph, (corner, square, round)) in zip(glyphs, expected) {
             #expect(glyph == (corners.contains(corner) ? round : square))
         }
@@ -59,12 +67,18 @@ import Testing
         #expect(RoundedOutline(rect: Rect(x: 0, y: 0, width: 4, height: 9), corners: .top, radius: 5).radius == 2)
         #expect(RoundedOutline(rect: rect, corners: .top, radius: -1).radius == 0)
         let pill = RoundedOutline(rect: rect, corners: .all, radius: 100)
-        #expect(pill.svgPath == "M13 20 L19 20 A3 3 0 0 1 22 23 L22 23 A3 3 0 0 1 19 26 L13 26 A3 3 0 0 1 10 23 L10 23 A3 3 0 0 1 13 20 Z")
+        #expect(
+            pill.svgPath
+                == "M13 20 L19 20 A3 3 0 0 1 22 23 L22 23 A3 3 0 0 1 19 26 L13 26 A3 3 0 0 1 10 23 L10 23 A3 3 0 0 1 13 20 Z"
+        )
     }
 
     @Test func beforeLayoutTheOutlineIsEmptyAfterLayoutItIsRight() throws {
         let demo = RoundedCornersDemo()
-        #expect(demo.outlines().allSatisfy { $0.isEmpty && $0.svgPath.isEmpty && $0.segments.isEmpty && $0.terminalBox().isEmpty })
+        #expect(
+            demo.outlines().allSatisfy {
+                $0.isEmpty && $0.svgPath.isEmpty && $0.segments.isEmpty && $0.terminalBox().isEmpty
+            })
         try demo.layout.solve()
         let after = demo.outlines()
         #expect(after.allSatisfy { !$0.isEmpty })

@@ -1,5 +1,6 @@
 import Testing
-@testable import lesson07
+
+@testable import Lesson07Kit
 
 @Suite struct ConstraintTests {
     @Test func leftAndRightPinningIsAmbiguousAndDoesNotWrap() throws {
@@ -38,9 +39,14 @@ import Testing
         let demo = ScrollViewDemo(pinning: .width, columns: 40)
         var layout = demo.layout
         layout.constraints.append(Constraint(demo.label, .width, equalTo: nil, constant: 10))
-        #expect(throws: LayoutError.contradiction(axis: .horizontal, constraints: [
-            "scrollView.width == window.width - 2", "label.width == scrollView.width", "label.width == 10", "window.width == 40",
-        ])) { try layout.solve() }
+        #expect(
+            throws: LayoutError.contradiction(
+                axis: .horizontal,
+                constraints: [
+                    "scrollView.width == window.width - 2", "label.width == scrollView.width", "label.width == 10",
+                    "window.width == 40",
+                ])
+        ) { try layout.solve() }
         // Constraints that play no part in the contradiction are not named.
         do {
             try layout.solve()
@@ -51,33 +57,42 @@ import Testing
     }
 
     @Test func aViewNothingPinsIsReportedByNameAndAxis() throws {
-        let window = View("window"), floating = View("floating")
+        let window = View("window")
+        let floating = View("floating")
         window.addSubview(floating)
-        let layout = Layout(root: window, constraints: [
-            Constraint(floating, .left, equalTo: window, constant: 3),
-            Constraint(floating, .top, equalTo: window),
-            Constraint(floating, .height, equalTo: nil, constant: 2),
-        ], rootWidth: 30, rootHeight: 10)
+        let layout = Layout(
+            root: window,
+            constraints: [
+                Constraint(floating, .left, equalTo: window, constant: 3),
+                Constraint(floating, .top, equalTo: window),
+                Constraint(floating, .height, equalTo: nil, constant: 2),
+            ], rootWidth: 30, rootHeight: 10)
         let openings = try layout.solve()
-        #expect(openings == [Opening(view: "floating", axis: .horizontal, quantity: "width", settledBy: .zero, value: 0)])
+        #expect(
+            openings == [Opening(view: "floating", axis: .horizontal, quantity: "width", settledBy: .zero, value: 0)])
         #expect(floating.frame == Rect(x: 3, y: 0, width: 0, height: 2))
     }
 
     @Test func multipliersCentresAndSiblingsSolve() throws {
-        let window = View("window"), a = View("a"), b = View("b")
+        let window = View("window")
+        let a = View("a")
+        let b = View("b")
         window.addSubview(a)
         window.addSubview(b)
-        let openings = try Layout(root: window, constraints: [
-            Constraint(a, .width, equalTo: window, multiplier: 0.5),       // half the window
-            Constraint(a, .centerX, equalTo: window),                      // centred
-            Constraint(a, .top, equalTo: window, constant: 1),
-            Constraint(a, .height, equalTo: a, .height, multiplier: 1),    // a tautology: adds nothing
-            Constraint(a, .height, equalTo: nil, constant: 4),
-            Constraint(b, .top, equalTo: a, .bottom, constant: 2),        // below a
-            Constraint(b, .left, equalTo: a, .left),
-            Constraint(b, .right, equalTo: window, .right, constant: -1),
-            Constraint(window, .bottom, equalTo: b, .bottom, constant: 3), // the window hugs b
-        ], rootWidth: 40, rootHeight: nil).solve()
+        let openings = try Layout(
+            root: window,
+            constraints: [
+                Constraint(a, .width, equalTo: window, multiplier: 0.5),  // half the window
+                Constraint(a, .centerX, equalTo: window),  // centred
+                Constraint(a, .top, equalTo: window, constant: 1),
+                Constraint(a, .height, equalTo: a, .height, multiplier: 1),  // a tautology: adds nothing
+                Constraint(a, .height, equalTo: nil, constant: 4),
+                Constraint(b, .top, equalTo: a, .bottom, constant: 2),  // below a
+                Constraint(b, .left, equalTo: a, .left),
+                Constraint(b, .right, equalTo: window, .right, constant: -1),
+                Constraint(window, .bottom, equalTo: b, .bottom, constant: 3),  // the window hugs b
+            ], rootWidth: 40, rootHeight: nil
+        ).solve()
         #expect(a.frame == Rect(x: 10, y: 1, width: 20, height: 4))
         #expect(b.frame == Rect(x: 10, y: 7, width: 29, height: 0))
         #expect(window.frame.height == 10, "the window's open height follows b")
@@ -85,7 +100,10 @@ import Testing
     }
 
     @Test func badConstraintsAreErrorsNotCrashes() {
-        let window = View("window"), a = View("a"), b = View("b"), inner = View("inner")
+        let window = View("window")
+        let a = View("a")
+        let b = View("b")
+        let inner = View("inner")
         window.addSubview(a)
         window.addSubview(b)
         b.addSubview(inner)
@@ -94,7 +112,10 @@ import Testing
             (Constraint(a, .left, equalTo: nil, constant: 3), .edgeWithoutSecondView("a.left == 3")),
             (Constraint(a, .left, equalTo: inner), .unrelatedViews("a.left == inner.left")),
             (Constraint(a, .left, equalTo: View("stray")), .notInTree("a.left == stray.left", root: "window")),
-            (Constraint(View("stray"), .width, equalTo: nil, constant: 1), .notInTree("stray.width == 1", root: "window")),
+            (
+                Constraint(View("stray"), .width, equalTo: nil, constant: 1),
+                .notInTree("stray.width == 1", root: "window")
+            ),
         ]
         for (constraint, error) in cases {
             #expect(throws: error) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import lesson07
+
+@testable import Lesson07Kit
 
 /// Cross-checks the lesson's solver against kiwisolver (Cassowary, the algorithm inside
 /// Auto Layout), from PyPI: `pip install kiwisolver`. Skipped when python3 or kiwisolver is
@@ -11,14 +12,18 @@ import Testing
 struct KiwiCrossCheckTests {
     @Test func scrollViewPinningsMatchCassowary() throws {
         let kiwi = try #require(KiwiCrossCheck.results)
-        for (key, pinning, columns) in [("leftRight", ScrollViewDemo.Pinning.leftRight, 40), ("width", .width, 40), ("width24", .width, 24)] {
+        for (key, pinning, columns) in [
+            ("leftRight", ScrollViewDemo.Pinning.leftRight, 40), ("width", .width, 40), ("width24", .width, 24),
+        ] {
             let expected = try #require(kiwi[key] as? [String: Any])
             let demo = ScrollViewDemo(pinning: pinning, columns: columns)
             try demo.layout.solve()
             for view in [demo.window, demo.scroll, demo.label] {
                 #expect(KiwiCrossCheck.frame(expected[view.name]) == view.frame, "\(key): \(view.name)")
             }
-            #expect(expected["content"] as? [Double] == [demo.scroll.contentSize.width, demo.scroll.contentSize.height], "\(key)")
+            #expect(
+                expected["content"] as? [Double] == [demo.scroll.contentSize.width, demo.scroll.contentSize.height],
+                "\(key)")
             #expect(expected["lines"] as? [String] == demo.label.lines, "\(key): Python's own wrap")
         }
     }
@@ -33,19 +38,24 @@ struct KiwiCrossCheckTests {
     @Test func multipliersAndCentresMatchCassowary() throws {
         let kiwi = try #require(KiwiCrossCheck.results)
         let expected = try #require(kiwi["centres"] as? [String: Any])
-        let window = View("window"), a = View("a"), b = View("b")
+        let window = View("window")
+        let a = View("a")
+        let b = View("b")
         window.addSubview(a)
         window.addSubview(b)
-        try Layout(root: window, constraints: [
-            Constraint(a, .width, equalTo: window, multiplier: 0.5),
-            Constraint(a, .centerX, equalTo: window),
-            Constraint(a, .top, equalTo: window, constant: 1),
-            Constraint(a, .height, equalTo: nil, constant: 4),
-            Constraint(b, .top, equalTo: a, .bottom, constant: 2),
-            Constraint(b, .left, equalTo: a, .left),
-            Constraint(b, .right, equalTo: window, .right, constant: -1),
-            Constraint(window, .bottom, equalTo: b, .bottom, constant: 3),
-        ], rootWidth: 40, rootHeight: nil).solve()
+        try Layout(
+            root: window,
+            constraints: [
+                Constraint(a, .width, equalTo: window, multiplier: 0.5),
+                Constraint(a, .centerX, equalTo: window),
+                Constraint(a, .top, equalTo: window, constant: 1),
+                Constraint(a, .height, equalTo: nil, constant: 4),
+                Constraint(b, .top, equalTo: a, .bottom, constant: 2),
+                Constraint(b, .left, equalTo: a, .left),
+                Constraint(b, .right, equalTo: window, .right, constant: -1),
+                Constraint(window, .bottom, equalTo: b, .bottom, constant: 3),
+            ], rootWidth: 40, rootHeight: nil
+        ).solve()
         for view in [window, a, b] {
             #expect(KiwiCrossCheck.frame(expected[view.name]) == view.frame, "\(view.name)")
         }
@@ -88,82 +98,82 @@ enum KiwiCrossCheck {
     }
 
     static let script = #"""
-import json, sys, unicodedata
-from kiwisolver import Solver, Variable, strength
+        import json, sys, unicodedata
+        from kiwisolver import Solver, Variable, strength
 
-def cells(s):
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+        def cells(s):
+            return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
-def word_wrap(text, width):
-    lines, line = [], ""
-    for word in text.split():
-        if line and cells(line) + 1 + cells(word) <= width:
-            line += " " + word; continue
-        if line: lines.append(line); line = ""
-        while cells(word) > width:
-            cut = ""
-            for ch in word:
-                if cells(cut + ch) > width: break
-                cut += ch
-            lines.append(cut); word = word[len(cut):]
-        line = word
-    return lines + [line]
+        def word_wrap(text, width):
+            lines, line = [], ""
+            for word in text.split():
+                if line and cells(line) + 1 + cells(word) <= width:
+                    line += " " + word; continue
+                if line: lines.append(line); line = ""
+                while cells(word) > width:
+                    cut = ""
+                    for ch in word:
+                        if cells(cut + ch) > width: break
+                        cut += ch
+                    lines.append(cut); word = word[len(cut):]
+                line = word
+            return lines + [line]
 
-class V:
-    def __init__(self, name):
-        self.x, self.y, self.w, self.h = (Variable(name + "." + k) for k in "xywh")
-    def frame(self): return [self.x.value(), self.y.value(), self.w.value(), self.h.value()]
+        class V:
+            def __init__(self, name):
+                self.x, self.y, self.w, self.h = (Variable(name + "." + k) for k in "xywh")
+            def frame(self): return [self.x.value(), self.y.value(), self.w.value(), self.h.value()]
 
-POEM = "秋の田の かりほの庵の 苫をあらみ 我が衣手は 露にぬれつつ"
+        POEM = "秋の田の かりほの庵の 苫をあらみ 我が衣手は 露にぬれつつ"
 
-def scroll(pinning, columns, rows=8):
-    s = Solver()
-    window, scroll, label = V("window"), V("scroll"), V("label")
-    cw, ch = Variable("contentWidth"), Variable("contentHeight")
-    req = [window.x == 0, window.y == 0, window.w == columns, window.h == rows,
-           scroll.y == 1, scroll.x == 1, scroll.w == window.w - 2, scroll.y + scroll.h == window.h - 1,
-           # the label, in the scroll view's content coordinates: edges are the content's
-           label.y == 0, label.x == 0, label.y + label.h == ch]
-    req.append(label.x + label.w == cw if pinning == "leftRight" else label.w == scroll.w)
-    for c in req: s.addConstraint(c)
-    # Intrinsic width: strong, so it only wins where nothing required decides the width.
-    s.addConstraint((label.w == cells(POEM)) | strength.strong)
-    # A scroll view's open content size: as far as its child reaches (weak).
-    s.addConstraint((cw == label.x + label.w) | strength.weak)
-    s.updateVariables()
-    lines = word_wrap(POEM, int(label.w.value()))
-    s.addConstraint((label.h == len(lines)) | strength.strong)
-    s.addConstraint((ch == label.y + label.h) | strength.weak)
-    s.updateVariables()
-    return {"window": window.frame(), "scrollView": scroll.frame(), "label": label.frame(),
-            "content": [cw.value(), ch.value()], "lines": lines}
+        def scroll(pinning, columns, rows=8):
+            s = Solver()
+            window, scroll, label = V("window"), V("scroll"), V("label")
+            cw, ch = Variable("contentWidth"), Variable("contentHeight")
+            req = [window.x == 0, window.y == 0, window.w == columns, window.h == rows,
+                   scroll.y == 1, scroll.x == 1, scroll.w == window.w - 2, scroll.y + scroll.h == window.h - 1,
+                   # the label, in the scroll view's content coordinates: edges are the content's
+                   label.y == 0, label.x == 0, label.y + label.h == ch]
+            req.append(label.x + label.w == cw if pinning == "leftRight" else label.w == scroll.w)
+            for c in req: s.addConstraint(c)
+            # Intrinsic width: strong, so it only wins where nothing required decides the width.
+            s.addConstraint((label.w == cells(POEM)) | strength.strong)
+            # A scroll view's open content size: as far as its child reaches (weak).
+            s.addConstraint((cw == label.x + label.w) | strength.weak)
+            s.updateVariables()
+            lines = word_wrap(POEM, int(label.w.value()))
+            s.addConstraint((label.h == len(lines)) | strength.strong)
+            s.addConstraint((ch == label.y + label.h) | strength.weak)
+            s.updateVariables()
+            return {"window": window.frame(), "scrollView": scroll.frame(), "label": label.frame(),
+                    "content": [cw.value(), ch.value()], "lines": lines}
 
-def article_cell(row, width=320):
-    s = Solver()
-    cv, base, content = V("contentView"), V("baseView"), V("resizableView")
-    side = (row + 1) * 5
-    for c in [cv.x == 0, cv.y == 0, cv.w == width,
-              base.y == 0, base.x == 0, base.w == cv.w,
-              content.y == 10, base.h == content.y + content.h + 10,
-              content.w == side, content.h == side, content.x + content.w / 2 == base.w / 2]:
-        s.addConstraint(c)
-    s.addConstraint((cv.h == 0) | strength.weak)
-    s.updateVariables()
-    return {"baseView": base.frame(), "resizableView": content.frame()}
+        def article_cell(row, width=320):
+            s = Solver()
+            cv, base, content = V("contentView"), V("baseView"), V("resizableView")
+            side = (row + 1) * 5
+            for c in [cv.x == 0, cv.y == 0, cv.w == width,
+                      base.y == 0, base.x == 0, base.w == cv.w,
+                      content.y == 10, base.h == content.y + content.h + 10,
+                      content.w == side, content.h == side, content.x + content.w / 2 == base.w / 2]:
+                s.addConstraint(c)
+            s.addConstraint((cv.h == 0) | strength.weak)
+            s.updateVariables()
+            return {"baseView": base.frame(), "resizableView": content.frame()}
 
-def centres():
-    s = Solver()
-    window, a, b = V("window"), V("a"), V("b")
-    for c in [window.x == 0, window.y == 0, window.w == 40,
-              a.w == 0.5 * window.w, a.x + a.w / 2 == window.w / 2, a.y == 1, a.h == 4,
-              b.y == a.y + a.h + 2, b.x == a.x, b.x + b.w == window.w - 1, window.h == b.y + b.h + 3]:
-        s.addConstraint(c)
-    s.addConstraint((b.h == 0) | strength.weak)
-    s.updateVariables()
-    return {"window": window.frame(), "a": a.frame(), "b": b.frame()}
+        def centres():
+            s = Solver()
+            window, a, b = V("window"), V("a"), V("b")
+            for c in [window.x == 0, window.y == 0, window.w == 40,
+                      a.w == 0.5 * window.w, a.x + a.w / 2 == window.w / 2, a.y == 1, a.h == 4,
+                      b.y == a.y + a.h + 2, b.x == a.x, b.x + b.w == window.w - 1, window.h == b.y + b.h + 3]:
+                s.addConstraint(c)
+            s.addConstraint((b.h == 0) | strength.weak)
+            s.updateVariables()
+            return {"window": window.frame(), "a": a.frame(), "b": b.frame()}
 
-out = {"leftRight": scroll("leftRight", 40), "width": scroll("width", 40), "width24": scroll("width", 24),
-       "cells": [article_cell(r)["baseView"][3] for r in range(10)], "centres": centres()}
-print(json.dumps(out, ensure_ascii=False))
-"""#
+        out = {"leftRight": scroll("leftRight", 40), "width": scroll("width", 40), "width24": scroll("width", 24),
+               "cells": [article_cell(r)["baseView"][3] for r in range(10)], "centres": centres()}
+        print(json.dumps(out, ensure_ascii=False))
+        """#
 }

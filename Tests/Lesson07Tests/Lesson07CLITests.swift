@@ -1,35 +1,31 @@
 import Foundation
-import WorkshopCore
+import LessonTestSupport
 import XCTest
 
 /// Drives the built `lesson07` binary, the way a learner or a script would.
 final class Lesson07CLITests: XCTestCase {
-    /// Runs the built `lesson07` binary (next to the test bundle), bounded by a timeout.
-    static func lesson07(_ arguments: [String], timeout: Double = 60) throws -> Subprocess.Outcome {
-        guard let binary = Subprocess.builtProduct("lesson07") else {
-            throw XCTSkip("lesson07 is not built next to the tests; run `swift build` first")
-        }
-        let outcome = try Subprocess.run(binary, arguments, timeout: timeout)
+    func lesson07(_ arguments: [String], timeout: Double = 60) throws -> LessonBinary.Outcome {
+        let outcome = try LessonBinary("lesson07").run(arguments, timeout: timeout)
         if outcome.timedOut { XCTFail("lesson07 \(arguments) did not finish within \(timeout) s") }
         return outcome
     }
 
     func testJSONIsOneDocumentWithBothVariants() throws {
-        let outcome = try Self.lesson07(["--json", "--rows", "300", "--width", "30"])
+        let outcome = try lesson07(["--json", "--rows", "300", "--width", "30"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(document["lesson"] as? String, "07")
-        let parameters = try XCTUnwrap(document["parameters"] as? [String: Any])
-        XCTAssertEqual(parameters["rows"] as? Int, 300)
-        XCTAssertEqual(parameters["width"] as? Int, 30)
-        let variants = try XCTUnwrap(document["variants"] as? [[String: Any]])
-        XCTAssertEqual(variants.compactMap { $0["name"] as? String }, ["no-thread", "threaded"])
+        let document = try XCTUnwrap(outcome.document, outcome.stdout)
+        XCTAssertEqual(document.lesson, "07")
+        for (parameter, value) in [("rows", 300), ("width", 30)] {
+            XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter)
+        }
+        XCTAssertEqual(document.variantNames, ["no-thread", "threaded"])
+        let required = [
+            "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames", "cacheHits",
+        ]
         var contentHeights: [Int] = []
-        for variant in variants {
-            let metrics = try XCTUnwrap(variant["metrics"] as? [String: Any])
-            for key in ["totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames", "cacheHits"] {
-                XCTAssertNotNil(metrics[key], "\(variant["name"] ?? "?") lacks \(key)")
-            }
+        XCTAssertEqual(document.lacking(required), [])
+        for name in document.variantNames {
+            let metrics = document.metrics(name)
             XCTAssertEqual(metrics["rowsMeasured"] as? Int, 300)
             contentHeights.append(try XCTUnwrap(metrics["contentHeightPoints"] as? Int))
         }
@@ -37,36 +33,39 @@ final class Lesson07CLITests: XCTestCase {
     }
 
     func testHumanRunDrawsTheArticlesAtTheGivenWidth() throws {
-        let outcome = try Self.lesson07(["--rows", "50", "--width", "24", "--svg"])
+        let outcome = try lesson07(["--rows", "50", "--width", "24", "--corners-svg"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        for line in ["    │秋の田の かりほの庵の │", "    │苫をあらみ 我が衣手は │", "scrolls → 56 wide",
-                     "label.width (horizontal) is not fixed by the constraints", "contradict each other",
-                     "25, 30, 35, 40, 45, 50 points", "╭──────────╮", #"<path d="M2 0 L10 0 A2 2 0 0 1 12 2"#] {
+        for line in [
+            "    │秋の田の かりほの庵の │", "    │苫をあらみ 我が衣手は │", "scrolls → 56 wide",
+            "label.width (horizontal) is not fixed by the constraints", "contradict each other",
+            "25, 30, 35, 40, 45, 50 points", "╭──────────╮", #"<path d="M2 0 L10 0 A2 2 0 0 1 12 2"#,
+        ] {
             XCTAssertTrue(outcome.stdout.contains(line), "output lacks \(line):\n\(outcome.stdout)")
         }
     }
 
     func testOneVariant() throws {
-        let outcome = try Self.lesson07(["--json", "--variant", "threaded", "--rows", "20"])
+        let outcome = try lesson07(["--json", "--variant", "threaded", "--rows", "20"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual((document["variants"] as? [[String: Any]])?.count, 1)
+        XCTAssertEqual(outcome.document?.variants.count, 1)
     }
 
     func testBadFlagsExit64AndNameTheFlag() throws {
-        for (arguments, flag) in [(["--variant", "sideways"], "--variant"), (["--width", "5"], "--width"),
-                                  (["--rows", "0"], "--rows"), (["--chunk-size", "0"], "--chunk-size"),
-                                  (["--width", "wide"], "--width"), (["--no-such-flag"], "--no-such-flag")] {
-            let outcome = try Self.lesson07(arguments)
+        for (arguments, flag) in [
+            (["--variant", "sideways"], "--variant"), (["--width", "5"], "--width"),
+            (["--rows", "0"], "--rows"), (["--chunk-size", "0"], "--chunk-size"),
+            (["--width", "wide"], "--width"), (["--no-such-flag"], "--no-such-flag"),
+        ] {
+            let outcome = try lesson07(arguments)
             XCTAssertEqual(outcome.status, 64, "\(arguments)")
             XCTAssertTrue(outcome.stderr.contains(flag), "\(arguments): \(outcome.stderr)")
         }
     }
 
     func testHelpExplainsEveryFlag() throws {
-        let outcome = try Self.lesson07(["--help"])
+        let outcome = try lesson07(["--help"])
         XCTAssertEqual(outcome.status, 0)
-        for flag in ["--variant", "--json", "--width", "--rows", "--chunk-size", "--svg"] {
+        for flag in ["--variant", "--json", "--width", "--rows", "--chunk-size", "--svg", "--corners-svg"] {
             XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
         }
     }

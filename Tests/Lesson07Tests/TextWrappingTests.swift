@@ -1,6 +1,7 @@
 import Testing
-@testable import lesson07
 import WorkshopCore
+
+@testable import Lesson07Kit
 
 @Suite struct TextWrappingTests {
     let poem = ScrollViewDemo.poem  // 秋の田の(8) かりほの庵の(12) 苫をあらみ(10) 我が衣手は(10) 露にぬれつつ(12)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkshopCore
 
 @Suite("gzip")
@@ -28,7 +29,8 @@ struct ReportTests {
         lesson: "03", title: "a \"quoted\" title",
         parameters: [("rows", .count(20)), ("latencySeconds", .seconds(0.15))],
         variants: [
-            VariantResult(name: "no-thread", metrics: [("totalSeconds", .seconds(3.2)), ("droppedFrames", .count(190))]),
+            VariantResult(
+                name: "no-thread", metrics: [("totalSeconds", .seconds(3.2)), ("droppedFrames", .count(190))]),
             VariantResult(name: "threaded", metrics: [("totalSeconds", .seconds(0.7)), ("droppedFrames", .count(0))]),
         ],
         takeaway: "threads keep the screen alive")
@@ -60,8 +62,8 @@ struct TraceTests {
     func lanes() {
         let trace = Trace()
         let queue = DispatchQueue.named("worker")
-        queue.sync { trace.measure("work") { } }
-        trace.measure("elsewhere", lane: "custom") { }
+        queue.sync { trace.measure("work") {} }
+        trace.measure("elsewhere", lane: "custom") {}
         #expect(trace.recorded.map(\.lane) == ["worker", "custom"])
         #expect(trace.timeline().contains("worker"))
     }

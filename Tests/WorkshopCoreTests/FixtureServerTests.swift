@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkshopCore
 
 /// A server on a free port, stopped when the test is done.
@@ -28,21 +29,6 @@ struct FixtureServerTests {
                 try RawHTTP.get(host: "127.0.0.2", port: server.port, path: "/health", timeout: 2)
             }
             #expect(try RawHTTP.get(port: server.port, path: "/health").status == 200)
-        }
-    }
-
-    @Test("serves the timeline and icons that curl and URLSession can read")
-    func timelineAndIcons() throws {
-        try withServer { server throws in
-            let endpoint = FixtureEndpoint(baseURL: server.baseURL, server: server, knobs: server.knobs)
-            let client = TimelineClient(endpoint: endpoint)
-            let entries = try client.timeline(count: 5)
-            #expect(entries.count == 5)
-            #expect(entries == FixtureAPI.timeline(count: 5, baseURL: server.baseURL.absoluteString))
-            let icon = try client.icon(for: entries[0])
-            #expect(icon == FixtureAPI.icon(for: entries[0].user.name))
-            #expect(Array(icon.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
-            #expect(server.stats.requests == 2)
         }
     }
 
@@ -76,10 +62,12 @@ struct FixtureServerTests {
     func gzipNegotiation() throws {
         try withServer { server throws in
             let plain = try RawHTTP.get(port: server.port, path: "/timeline?count=40")
-            let zipped = try RawHTTP.get(port: server.port, path: "/timeline?count=40",
-                                         headers: ["Accept-Encoding": "gzip"])
-            let refused = try RawHTTP.get(port: server.port, path: "/timeline?count=40",
-                                          headers: ["Accept-Encoding": "gzip;q=0, identity"])
+            let zipped = try RawHTTP.get(
+                port: server.port, path: "/timeline?count=40",
+                headers: ["Accept-Encoding": "gzip"])
+            let refused = try RawHTTP.get(
+                port: server.port, path: "/timeline?count=40",
+                headers: ["Accept-Encoding": "gzip;q=0, identity"])
             #expect(plain.headers["content-encoding"] == nil)
             #expect(refused.headers["content-encoding"] == nil)
             #expect(zipped.headers["content-encoding"] == "gzip")
@@ -100,7 +88,8 @@ struct FixtureServerTests {
             let second = try RawHTTP.get(port: server.port, path: "/timeline?count=3", headers: ["If-None-Match": etag])
             #expect(second.status == 304)
             #expect(second.body.isEmpty)
-            let stale = try RawHTTP.get(port: server.port, path: "/timeline?count=3", headers: ["If-None-Match": "\"old\""])
+            let stale = try RawHTTP.get(
+                port: server.port, path: "/timeline?count=3", headers: ["If-None-Match": "\"old\""])
             #expect(stale.status == 200)
             #expect(stale.body == first.body)
             #expect(server.stats.notModified == 1)
@@ -140,7 +129,10 @@ struct FaultTests {
                 _ = try HTTPFetcher(timeout: 5).fetchBlocking(url)
                 Issue.record("a dropped connection must not look like a success")
             } catch let error as FetchError {
-                guard case .transport = error else { Issue.record("expected a transport error, got \(error)"); return }
+                guard case .transport = error else {
+                    Issue.record("expected a transport error, got \(error)")
+                    return
+                }
             }
         }
     }
@@ -182,22 +174,6 @@ struct FaultTests {
             // URLSession (libcurl) refuses the corrupt body too, as an error.
             let url = URL(string: server.baseURL.absoluteString + "/timeline?count=20&fault=corrupt-gzip")!
             #expect(throws: FetchError.self) { try HTTPFetcher(timeout: 5).fetchBlocking(url) }
-        }
-    }
-
-    @Test("fault=malformed sends half a JSON document, and the client reports it")
-    func malformed() throws {
-        try withServer { server throws in
-            server.setFault(.malformed, forPathPrefix: "/timeline")
-            let endpoint = FixtureEndpoint(baseURL: server.baseURL, server: server, knobs: server.knobs)
-            do {
-                _ = try TimelineClient(endpoint: endpoint).timeline(count: 10)
-                Issue.record("half a JSON document must not decode")
-            } catch let failure as TimelineClient.Failure {
-                guard case .malformed = failure else { Issue.record("expected .malformed, got \(failure)"); return }
-            }
-            server.setFault(nil, forPathPrefix: "/timeline")
-            #expect(try TimelineClient(endpoint: endpoint).timeline(count: 10).count == 10)
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WorkshopCore
 
 @Suite("SQLite wrapper: shell format, limits, statement counter")

@@ -1,5 +1,6 @@
-import Testing
 import CSQLite
+import Testing
+
 @testable import WorkshopCore
 
 @Suite("SQLite wrapper")

@@ -1,7 +1,7 @@
 import ExerciseChecks
 import Foundation
-import WorkshopCore
 import Testing
+import WorkshopCore
 
 /// Every `swift run ...` line quoted in Lessons/*.md must run as written: the product exists
 /// (or is still being written: then the line is skipped, not failed), every flag it uses is
@@ -20,19 +20,26 @@ struct LessonCommandsTests {
     static func commands() throws -> [Command] {
         let folder = ExerciseRoot.builtFrom.appendingPathComponent("Lessons")
         var commands: [Command] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".md") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        where name.hasSuffix(".md") {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             var inCode = false
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = raw.trimmingCharacters(in: .whitespaces)
-                if line.hasPrefix("```") { inCode.toggle(); continue }
+                if line.hasPrefix("```") {
+                    inCode.toggle()
+                    continue
+                }
                 guard inCode else { continue }
                 let command = line.hasPrefix("$ ") ? String(line.dropFirst(2)) : line
                 guard command.hasPrefix("swift run ") else { continue }
                 var words = try shellWords(command)
                 words.removeFirst(2)  // "swift", "run"
                 guard let product = words.first else { continue }
-                commands.append(Command(file: "Lessons/" + name, line: number + 1, product: product, arguments: Array(words.dropFirst())))
+                commands.append(
+                    Command(
+                        file: "Lessons/" + name, line: number + 1, product: product, arguments: Array(words.dropFirst())
+                    ))
             }
         }
         return commands
@@ -40,7 +47,10 @@ struct LessonCommandsTests {
 
     /// Splits a shell line into words: quotes, a trailing `# comment`, and `&&`/`|` (the line ends there).
     static func shellWords(_ line: String) throws -> [String] {
-        var words: [String] = [], word = "", quote: Character?, started = false
+        var words: [String] = []
+        var word = ""
+        var quote: Character?
+        var started = false
         for character in line {
             if let open = quote {
                 if character == open { quote = nil } else { word.append(character) }
@@ -58,7 +68,9 @@ struct LessonCommandsTests {
             }
         }
         if started || !word.isEmpty { words.append(word) }
-        if let end = words.firstIndex(where: { ["&&", "|", ";", "||", ">", "2>&1"].contains($0) }) { words = Array(words[..<end]) }
+        if let end = words.firstIndex(where: { ["&&", "|", ";", "||", ">", "2>&1"].contains($0) }) {
+            words = Array(words[..<end])
+        }
         return words
     }
 
@@ -69,7 +81,8 @@ struct LessonCommandsTests {
     }
 
     @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
-        var checked = 0, skipped: Set<String> = []
+        var checked = 0
+        var skipped: Set<String> = []
         var descriptions: [String: Subprocess.Outcome] = [:]  // one --experimental-dump-help per product
         for command in try Self.commands() {
             let binary = WorkshopBinary.directory.appendingPathComponent(command.product).path
@@ -93,13 +106,17 @@ struct LessonCommandsTests {
 
     /// Flags in `command` that the product (or its subcommand) does not declare, and options without a value.
     static func undeclaredArguments(_ command: Command, description dump: Subprocess.Outcome) -> [String] {
-        guard dump.succeeded, let json = try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
-              var node = json["command"] as? [String: Any] else {
+        guard dump.succeeded,
+            let json = try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
+            var node = json["command"] as? [String: Any]
+        else {
             return ["--experimental-dump-help gave no command description"]
         }
         var arguments = command.arguments[...]
         // Descend into subcommands named by the first words ("workshop check 03").
-        while let first = arguments.first, let sub = (node["subcommands"] as? [[String: Any]])?.first(where: { $0["commandName"] as? String == first }) {
+        while let first = arguments.first,
+            let sub = (node["subcommands"] as? [[String: Any]])?.first(where: { $0["commandName"] as? String == first })
+        {
             node = sub
             arguments = arguments.dropFirst()
         }
@@ -131,14 +148,21 @@ struct LessonCommandsTests {
 /// The checker itself: a line with an unknown flag or an option without its value is caught.
 struct LessonCommandCheckerTests {
     @Test func shellWordsHandleQuotesAndComments() throws {
-        #expect(try LessonCommandsTests.shellWords("swift run lesson03 --rows 10   # a comment") == ["swift", "run", "lesson03", "--rows", "10"])
-        #expect(try LessonCommandsTests.shellWords("swift run x --server 'http://h:1/a b' && echo") == ["swift", "run", "x", "--server", "http://h:1/a b"])
+        #expect(
+            try LessonCommandsTests.shellWords("swift run lesson03 --rows 10   # a comment") == [
+                "swift", "run", "lesson03", "--rows", "10",
+            ])
+        #expect(
+            try LessonCommandsTests.shellWords("swift run x --server 'http://h:1/a b' && echo") == [
+                "swift", "run", "x", "--server", "http://h:1/a b",
+            ])
     }
 
     @Test(.enabled(if: WorkshopBinary.isBuilt)) func unknownFlagsAndMissingValuesAreCaught() throws {
         let dump = try Subprocess.run(WorkshopBinary.path, ["--experimental-dump-help"], timeout: 60)
         func problems(_ arguments: [String]) -> [String] {
-            LessonCommandsTests.undeclaredArguments(.init(file: "t", line: 1, product: "workshop", arguments: arguments), description: dump)
+            LessonCommandsTests.undeclaredArguments(
+                .init(file: "t", line: 1, product: "workshop", arguments: arguments), description: dump)
         }
         #expect(problems(["watch", "--max-seconds", "5", "--once"]).isEmpty)
         #expect(problems(["check", "03", "--no-build"]).isEmpty)

@@ -1,7 +1,6 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
-import Testing
 
 /// The built `workshop` binary (and its siblings), driven the way a learner or CI drives it.
 enum WorkshopBinary {
@@ -9,26 +8,46 @@ enum WorkshopBinary {
     static var path: String { directory.appendingPathComponent("workshop").path }
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    /// Runs `workshop arguments` with the exercises at `root`, no terminal, no colour.
-    static func run(_ arguments: [String], root: URL, timeout: Double = 240) throws -> Subprocess.Outcome {
+    /// The environment of a run at `root`: no terminal, no colour, and the checks' library
+    /// taken as built (`swift test` built it, and holds the build folder's lock meanwhile).
+    static func environment(root: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["WORKSHOP_ROOT"] = root.path
         environment["NO_COLOR"] = "1"
-        return try Subprocess.run(path, arguments, environment: environment, currentDirectory: root.path, timeout: timeout)
+        environment["WORKSHOP_SUPPORT_BUILT"] = "1"
+        return environment
+    }
+
+    /// Runs `workshop arguments` with the exercises at `root`.
+    static func run(_ arguments: [String], root: URL, timeout: Double = 300) throws -> Subprocess.Outcome {
+        try Subprocess.run(
+            path, arguments, environment: environment(root: root), currentDirectory: root.path, timeout: timeout)
     }
 }
 
-/// A throwaway copy of the learner's side of the workshop (Exercises/, Lessons/ and the
-/// references under Tests/), so tests never touch the real Exercises/.
-struct WorkshopCopy {
+/// A throwaway workshop made of the files as shipped, never the learner's: each exercise's
+/// folder (README.md, hints.md) with its files from Tests/ExerciseFiles/<folder>/shipped, the
+/// lessons, and Tests/ExerciseFiles itself (for reset, solution and verify).
+struct TestWorkspace {
     let root: URL
+    static let source = ExerciseRoot.builtFrom
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("workshop-copy-\(UUID().uuidString)")
-        let source = ExerciseRoot.builtFrom
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Tests/ExerciseTests"), withIntermediateDirectories: true)
-        for folder in ["Exercises", "Lessons", "Tests/ExerciseTests/Solutions"] {
-            try FileManager.default.copyItem(at: source.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("workshop-test-\(UUID().uuidString)")
+        let files = FileManager.default
+        try files.createDirectory(at: root.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+        for folder in ["Lessons", "Tests/ExerciseFiles"] {
+            try files.copyItem(at: Self.source.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+        }
+        for exercise in ExerciseCatalog.exercises {
+            let folder = root.appendingPathComponent(exercise.directory)
+            try files.createDirectory(at: folder, withIntermediateDirectories: true)
+            for document in ["README.md", "hints.md"] {
+                try files.copyItem(
+                    at: Self.source.appendingPathComponent(exercise.directory + "/" + document),
+                    to: folder.appendingPathComponent(document))
+            }
+            try install(exercise, from: exercise.shippedDirectory)
         }
         try Data("// swift-tools-version:6.0\n".utf8).write(to: root.appendingPathComponent("Package.swift"))
     }
@@ -39,10 +58,26 @@ struct WorkshopCopy {
 
     func contents(_ relative: String) -> Data? { FileManager.default.contents(atPath: path(relative)) }
 
-    /// Puts the reference solution of R1 in place of the learner's file.
-    func solveR1() throws {
-        try write(ExerciseR1Checks.exerciseFile, try #require(contents(ExerciseR1Checks.referenceFile)))
+    func text(_ relative: String) -> String { String(decoding: contents(relative) ?? Data(), as: UTF8.self) }
+
+    /// Copies `folder`'s files of `exercise` (e.g. its solution) over the learner's.
+    func install(_ exercise: Exercise, from folder: String) throws {
+        for file in exercise.files {
+            let target = exercise.directory + "/" + file
+            try? FileManager.default.removeItem(atPath: path(target))
+            try FileManager.default.copyItem(atPath: path(folder + "/" + file), toPath: path(target))
+        }
     }
 
+    /// Solves `exercise` with its reference solution.
+    func solve(_ exercise: Exercise) throws { try install(exercise, from: exercise.solutionDirectory) }
+
     func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+extension ExerciseCatalog {
+    static func named(_ id: String) -> Exercise {
+        guard let exercise = exercise(id: id) else { preconditionFailure("no exercise \(id)") }
+        return exercise
+    }
 }

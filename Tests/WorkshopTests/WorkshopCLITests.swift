@@ -1,181 +1,242 @@
 import ExerciseChecks
 import Foundation
-import Testing
 import WorkshopCore
+import XCTest
 
-/// Drives the built `workshop` binary against throwaway copies of the exercises. The checks
-/// of R1 compile the file they are given, so a solved copy really passes; the others' checks
-/// run the code compiled into the binary, which is the shipped file.
-@Suite(.enabled(if: WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop"), .serialized)
-struct WorkshopCLITests {
-    @Test func listShowsStatusesProgressAndTheNextStep() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        try copy.solveR1()
-        let check = try WorkshopBinary.run(["check", "R1", "--no-build"], root: copy.root)
-        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+/// Drives the built `workshop` binary against throwaway workspaces made of the files as
+/// shipped (`TestWorkspace`), never the learner's. XCTest runs these one after another: the
+/// checks they start measure freezes that a neighbouring compile would disturb.
+final class WorkshopCLITests: XCTestCase {
+    var workspace: TestWorkspace!
 
-        let list = try WorkshopBinary.run([], root: copy.root)
-        #expect(list.status == 0, "\(list.stderr)")
-        let lines = list.stdout.split(separator: "\n").map(String.init)
-        let r1 = try #require(lines.first { $0.hasPrefix("R1 ") }, "\(list.stdout)")
-        #expect(r1.hasSuffix("done"), "\(r1)")
-        let o3 = try #require(lines.first { $0.hasPrefix("03 ") }, "\(list.stdout)")
-        #expect(o3.hasSuffix("not started"), "\(o3)")
-        #expect(list.stdout.contains("1 of \(ExerciseCatalog.suites.count) exercises done"), "\(list.stdout)")
-        #expect(list.stdout.contains("Next: exercise"), "\(list.stdout)")
-        #expect(!list.stdout.contains("\u{1B}["), "NO_COLOR and no terminal: no escape codes")
+    override func setUpWithError() throws {
+        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+        workspace = try TestWorkspace()
+    }
 
-        // A failed check turns "not started" into "failing".
-        let failed = try WorkshopBinary.run(["check", "03", "--no-build"], root: copy.root)
-        #expect(failed.status == 1)
-        let again = try WorkshopBinary.run(["list"], root: copy.root)
-        #expect(again.stdout.split(separator: "\n").contains { $0.hasPrefix("03 ") && $0.hasSuffix("failing") }, "\(again.stdout)")
+    override func tearDown() {
+        workspace?.remove()
+    }
+
+    func run(_ arguments: [String]) throws -> Subprocess.Outcome {
+        try WorkshopBinary.run(arguments, root: workspace.root)
+    }
+
+    func row(_ id: String, in output: String) -> String? {
+        output.split(separator: "\n").map(String.init).first {
+            $0.dropFirst(2).hasPrefix(id + " ")
+        }
+    }
+
+    func testListShowsStatusesProgressAndTheCurrentExercise() throws {
+        let fresh = try run([])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertTrue(fresh.stdout.contains("0 of 8 exercises done"), fresh.stdout)
+        for exercise in ExerciseCatalog.exercises {
+            XCTAssertEqual(row(exercise.id, in: fresh.stdout)?.hasSuffix("not started"), true, fresh.stdout)
+        }
+        // Before anything was checked, the current exercise is the first one.
+        XCTAssertEqual(row("01", in: fresh.stdout)?.hasPrefix("> 01"), true, fresh.stdout)
+        XCTAssertFalse(fresh.stdout.contains("\u{1B}["), "NO_COLOR and no terminal: no escape codes")
+
+        try workspace.solve(ExerciseCatalog.named("R1"))
+        let check = try run(["check", "R1"])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.contains("All 3 checks pass. Exercise R1 is done!"), check.stdout)
+        let list = try run(["list"])
+        XCTAssertTrue(list.stdout.contains("1 of 8 exercises done"), list.stdout)
+        XCTAssertEqual(
+            row("R1", in: list.stdout)?.hasPrefix("> R1"), true, "the last checked is current: \(list.stdout)")
+        XCTAssertEqual(row("R1", in: list.stdout)?.hasSuffix("done"), true, list.stdout)
+        XCTAssertEqual(row("01", in: list.stdout)?.hasPrefix("  01"), true, list.stdout)
+        XCTAssertTrue(list.stdout.contains("Exercise R1 is done. Next: exercise 01"), list.stdout)
+
+        // A failed check turns "not started" into "failing", and makes 03 the current one.
+        let failed = try run(["check", "03"])
+        XCTAssertEqual(failed.status, 1, failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("FAIL  returns at once"), failed.stdout)
+        let again = try run(["list"])
+        XCTAssertEqual(row("03", in: again.stdout)?.hasSuffix("failing"), true, again.stdout)
+        XCTAssertEqual(row("03", in: again.stdout)?.hasPrefix("> 03"), true, again.stdout)
     }
 
     /// On a terminal (faked with util-linux `script`) there is colour, unless NO_COLOR is set.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func colourOnlyOnATerminalAndNeverWithNoColor() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
+    func testColourOnlyOnATerminalAndNeverWithNoColor() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no util-linux script")
         func onATerminal(_ environment: String) throws -> String {
-            let command = "env \(environment) WORKSHOP_ROOT='\(copy.root.path)' '\(WorkshopBinary.path)' list"
+            let command = "env \(environment) WORKSHOP_ROOT='\(workspace.root.path)' '\(WorkshopBinary.path)' list"
             return try Subprocess.run("/usr/bin/script", ["-qec", command, "/dev/null"], timeout: 60).stdout
         }
         let coloured = try onATerminal("-u NO_COLOR TERM=xterm")
-        #expect(coloured.contains("\u{1B}[1mSakusaku Workshop"), "\(coloured.debugDescription)")
+        XCTAssertTrue(coloured.contains("\u{1B}[1mSakusaku Workshop"), coloured.debugDescription)
         let plain = try onATerminal("TERM=xterm NO_COLOR=1")
-        #expect(plain.contains("Sakusaku Workshop") && !plain.contains("\u{1B}["), "\(plain)")
+        XCTAssertTrue(plain.contains("Sakusaku Workshop") && !plain.contains("\u{1B}["), plain)
     }
 
-    @Test func checkFailsTheShippedFileAndPassesASolvedOne() throws {
-        let shipped = try WorkshopCopy()
-        defer { shipped.remove() }
-        let failing = try WorkshopBinary.run(["check", "R1", "--no-build"], root: shipped.root)
-        #expect(failing.status == 1, "\(failing.stdout)\(failing.stderr)")
-        #expect(failing.stdout.contains("FAIL  no data race under the thread sanitizer"), "\(failing.stdout)")
-        // The sanitizer's report, demangled: the race is in `record`.
-        #expect(failing.stdout.contains("RequestCounter.record(_:)"), "\(failing.stdout)")
-        #expect(failing.stdout.contains("swift run workshop hint R1"), "\(failing.stdout)")
+    func testHintShowsOneMoreEachTimeForTheCurrentExercise() throws {
+        XCTAssertEqual(try run(["start", "03"]).status, 0)
+        let first = try run(["hint"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(
+            first.stdout.hasPrefix("Hints for exercise 03: icons off the main thread  (1 of 3)"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("\n1. ") && !first.stdout.contains("\n2. "), first.stdout)
+        let second = try run(["hint"])
+        XCTAssertTrue(second.stdout.contains("\n1. ") && second.stdout.contains("\n2. "), second.stdout)
+        XCTAssertFalse(second.stdout.contains("\n3. "), second.stdout)
+        XCTAssertTrue(second.stdout.contains("Ask again for hint 3: swift run workshop hint 03"), second.stdout)
 
-        let solved = try WorkshopCopy()
-        defer { solved.remove() }
-        try solved.solveR1()
-        let passing = try WorkshopBinary.run(["check", "R1", "--no-build"], root: solved.root)
-        #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
-        #expect(passing.stdout.contains("All 3 checks pass"), "\(passing.stdout)")
-
-        // A suite compiled into the binary (03) runs its checks on the shipped file: it fails.
-        let lesson = try WorkshopBinary.run(["check", "3", "--no-build"], root: shipped.root)
-        #expect(lesson.status == 1)
-        #expect(lesson.stdout.contains("FAIL  returns at once"), "\(lesson.stdout)")
+        // A hint of another exercise makes that one current; 03 keeps its count.
+        let other = try run(["hint", "R1"])
+        XCTAssertTrue(other.stdout.hasPrefix("Hints for exercise R1"), other.stdout)
+        let next = try run(["hint"])
+        XCTAssertTrue(next.stdout.contains("(2 of 4)") && next.stdout.hasPrefix("Hints for exercise R1"), next.stdout)
+        let back = try run(["hint", "3", "--all"])
+        XCTAssertTrue(back.stdout.contains("(3 of 3)") && back.stdout.contains("That was the last hint"), back.stdout)
     }
 
-    @Test func aCopyThatDiffersFromTheCompiledFileIsNotCheckedAsIfItWereTheSame() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        var edited = try #require(copy.contents(Exercise03Checks.exerciseFile))
-        edited.append(contentsOf: Array("\n// edited\n".utf8))
-        try copy.write(Exercise03Checks.exerciseFile, edited)
-        let outcome = try WorkshopBinary.run(["check", "03", "--no-build"], root: copy.root)
-        #expect(outcome.status == 1)
-        #expect(outcome.stdout.contains("the workshop was built from this file"), "\(outcome.stdout)")
+    func testCheckAndWatchWithoutANumberUseTheCurrentExercise() throws {
+        let start = try run(["start", "07"])
+        XCTAssertEqual(start.status, 0, start.stderr)
+        XCTAssertTrue(start.stdout.contains("Exercise 07: Japanese line-break rules  not started"), start.stdout)
+        let check = try run(["check"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.hasPrefix("Exercise 07: Japanese line-break rules"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("2 of 6 checks failing"), check.stdout)
+
+        try workspace.solve(ExerciseCatalog.named("07"))
+        let watched = try run(["watch", "--once"])
+        XCTAssertEqual(watched.status, 0, watched.stdout)
+        XCTAssertTrue(watched.stdout.contains("All 6 checks pass. Exercise 07 is done!"), watched.stdout)
     }
 
-    @Test func aTrapInExerciseCodeIsAFailedCheckNotADeadCLI() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        let outcome = try WorkshopBinary.run(["check", "03", "--no-build", "--rehearse-trap"], root: copy.root)
-        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
-        #expect(outcome.stdout.contains("FAIL  your code runs without a crash"), "\(outcome.stdout)")
-        #expect(outcome.stdout.contains("main queue"), "\(outcome.stdout)")
-        #expect(outcome.stdout.contains("stopped by signal"), "\(outcome.stdout)")
-        #expect(outcome.stdout.contains("swift run workshop hint 03"), "\(outcome.stdout)")
-    }
-
-    @Test func hintShowsOneMoreEachTime() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        let first = try WorkshopBinary.run(["hint", "R1"], root: copy.root)
-        #expect(first.status == 0)
-        #expect(first.stdout.contains("\n1. ") && !first.stdout.contains("\n2. "), "\(first.stdout)")
-        let second = try WorkshopBinary.run(["hint", "R1"], root: copy.root)
-        #expect(second.stdout.contains("\n1. ") && second.stdout.contains("\n2. ") && !second.stdout.contains("\n3. "), "\(second.stdout)")
-        #expect(second.stdout.contains("Ask again for hint 3"), "\(second.stdout)")
-    }
-
-    @Test func resetRestoresTheShippedFileAndKeepsABackup() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        try git(copy, ["init", "-q"])
-        try git(copy, ["add", "-A"])
-        try git(copy, ["commit", "-q", "-m", "as shipped"])
-        let learners = Data("// the learner's attempt\n".utf8) + (copy.contents(ExerciseR1Checks.exerciseFile) ?? Data())
-        try copy.write(ExerciseR1Checks.exerciseFile, learners)
-        // The learner commits their attempt: reset must still find the shipped version.
-        try git(copy, ["commit", "-q", "-a", "-m", "my attempt"])
+    func testResetRestoresTheShippedFileAndKeepsABackup() throws {
+        let exercise = ExerciseCatalog.named("R1")
+        let file = exercise.paths[0]
+        let shipped = try XCTUnwrap(workspace.contents(exercise.shippedDirectory + "/" + exercise.files[0]))
+        let learners = Data("// the learner's attempt\n".utf8) + shipped
+        try workspace.write(file, learners)
 
         // No terminal to ask and no --yes: nothing changes.
-        let refused = try WorkshopBinary.run(["reset", "R1"], root: copy.root)
-        #expect(refused.status != 0)
-        #expect(refused.stderr.contains("--yes"), "\(refused.stderr)")
-        #expect(copy.contents(ExerciseR1Checks.exerciseFile) == learners)
+        let refused = try run(["reset", "R1"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--yes"), refused.stderr)
+        XCTAssertEqual(workspace.contents(file), learners)
 
-        let reset = try WorkshopBinary.run(["reset", "R1", "--yes"], root: copy.root)
-        #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
-        #expect(ShippedFile.fingerprint(of: copy.path(ExerciseR1Checks.exerciseFile)) == ExerciseR1Checks.shippedFingerprint)
-        let backups = try FileManager.default.subpathsOfDirectory(atPath: copy.path(".workshop-backups"))
+        let reset = try run(["reset", "R1", "--yes"])
+        XCTAssertEqual(reset.status, 0, reset.stdout + reset.stderr)
+        XCTAssertEqual(workspace.contents(file), shipped)
+        let backups = try FileManager.default.subpathsOfDirectory(atPath: workspace.path(".workshop-backups"))
             .filter { $0.hasSuffix(".swift") }
-        #expect(backups.count == 1, "\(backups)")
-        let backup = try #require(backups.first)
-        #expect(copy.contents(".workshop-backups/" + backup) == learners)
-        #expect(reset.stdout.contains(backup), "\(reset.stdout)")
+        XCTAssertEqual(backups.count, 1, "\(backups)")
+        let backup = try XCTUnwrap(backups.first)
+        XCTAssertEqual(workspace.contents(".workshop-backups/" + backup), learners)
+        XCTAssertTrue(reset.stdout.contains(backup), reset.stdout)
+        XCTAssertTrue(try run([]).stdout.contains("not started"))
+
+        let nothing = try run(["reset", "R1", "--yes"])
+        XCTAssertTrue(nothing.stdout.contains("already as shipped. Nothing to do."), nothing.stdout)
+
+        // A deleted file comes back (there is nothing to back up).
+        try FileManager.default.removeItem(atPath: workspace.path(file))
+        let restored = try run(["reset", "R1", "--yes"])
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertEqual(workspace.contents(file), shipped)
+        XCTAssertFalse(restored.stdout.contains("Your version"), restored.stdout)
     }
 
-    @Test func verifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        let clean = try WorkshopBinary.run(["verify", "--no-references", "--no-build"], root: copy.root)
-        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
-        for suite in ExerciseCatalog.suites {
-            #expect(clean.stdout.split(separator: "\n").contains { $0.hasPrefix(suite.id + " ") && $0.hasSuffix("ok") },
-                    "\(suite.id): \(clean.stdout)")
+    func testBadInputGetsAClearMessage() throws {
+        for arguments in [["check", "09"], ["hint", "42"], ["reset", "x", "--yes"], ["watch", "8", "--once"]] {
+            let outcome = try run(arguments)
+            XCTAssertEqual(outcome.status, 64, "\(arguments)")
+            XCTAssertTrue(
+                outcome.stderr.contains("The exercises are 01, 02, 03, 04, 05, 06, 07, R1."),
+                "\(arguments): \(outcome.stderr)")
         }
-
-        try copy.solveR1()
-        let solved = try WorkshopBinary.run(["verify", "--no-references", "--no-build"], root: copy.root)
-        #expect(solved.status == 1, "\(solved.stdout)\(solved.stderr)")
-        let row = try #require(solved.stdout.split(separator: "\n").first { $0.hasPrefix("R1 ") }, "\(solved.stdout)")
-        #expect(row.contains("PASSES (ships solved)") && row.hasSuffix("FAIL"), "\(row)")
+        let unknown = try run(["frobnicate"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("there is no command \"frobnicate\""), unknown.stderr)
+        for command in ["list", "start", "check", "hint", "watch", "reset", "solution", "verify"] {
+            XCTAssertTrue(unknown.stderr.contains("\n  \(command) "), "\(command): \(unknown.stderr)")
+        }
+        XCTAssertFalse(unknown.stderr.contains("Usage: workshop list"), unknown.stderr)
     }
 
-    @Test func watchChecksAgainWhenTheFileChangesAndMovesOn() throws {
-        let copy = try WorkshopCopy()
-        defer { copy.remove() }
-        // Every exercise but R1 counts as done, so R1 is the one watched.
-        var exercises: [String: Any] = [:]
-        for suite in ExerciseCatalog.suites where suite.id != ExerciseR1Checks.id {
-            exercises[suite.id] = ["checkedFingerprint": ShippedFile.fingerprint(of: copy.path(suite.exerciseFile)) ?? "",
-                                   "passed": true, "failedChecks": 0, "hintsShown": 0]
+    func testACorruptProgressFileIsSetAsideAndStartedAfresh() throws {
+        for garbage in ["{not json", "{\"exercises\": 5}", "[]", ""] {
+            try workspace.write(".workshop-progress", Data(garbage.utf8))
+            let list = try run(["list"])
+            XCTAssertEqual(list.status, 0, "\(garbage): \(list.stderr)")
+            XCTAssertTrue(list.stdout.contains("0 of 8 exercises done"), list.stdout)
+            XCTAssertTrue(list.stderr.contains(".workshop-progress could not be read"), "\(garbage): \(list.stderr)")
+            XCTAssertEqual(workspace.text(".workshop-progress.unreadable"), garbage)
+            let hint = try run(["hint", "05"])
+            XCTAssertEqual(hint.status, 0, hint.stderr)
+            let saved = try XCTUnwrap(workspace.contents(".workshop-progress"))
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: saved), "rebuilt as JSON")
+            XCTAssertTrue(try run(["hint"]).stdout.contains("(2 of 4)"), "the rebuilt file keeps counting")
         }
-        try copy.write(".workshop-progress", try JSONSerialization.data(withJSONObject: ["exercises": exercises]))
+    }
 
-        let watch = try WatchedProcess(arguments: ["watch", "--no-build", "--interval", "0.2", "--max-seconds", "200"], root: copy.root)
+    func testADeletedFileIsAFailedCheckThatSaysHowToGetItBack() throws {
+        try FileManager.default.removeItem(atPath: workspace.path(ExerciseCatalog.named("05").paths[0]))
+        let check = try run(["check", "05"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("FAIL  the exercise file is there"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("`swift run workshop reset 05` brings it back"), check.stdout)
+        let list = try run(["list"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(
+            row("05", in: list.stdout)?.contains("(OrderResolver.swift missing: swift run workshop reset 05)") == true,
+            list.stdout)
+        XCTAssertEqual(try run(["hint", "05"]).status, 0)
+    }
+
+    func testSolutionShowsTheAnswerAsADiffFromTheShippedFile() throws {
+        let solution = try run(["solution", "03"])
+        XCTAssertEqual(solution.status, 0, solution.stderr)
+        XCTAssertTrue(solution.stdout.contains("--- as shipped"), solution.stdout)
+        XCTAssertTrue(solution.stdout.contains("\n+            imageQueue.async {"), solution.stdout)
+        XCTAssertTrue(solution.stdout.contains("\n-            // TODO(1)"), solution.stdout)
+        XCTAssertFalse(solution.stdout.contains("\n-// Exercise 03"), "the header is the same: \(solution.stdout)")
+    }
+
+    func testVerifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {
+        // Two of them (TwoWayProofTests proves every exercise both ways; CI runs the whole verify).
+        let clean = try run(["verify", "05", "07"])
+        XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
+        let rows = clean.stdout.split(separator: "\n").filter { $0.hasSuffix("  ok") }
+        XCTAssertEqual(rows.map { String($0.prefix(3)) }, ["05 ", "07 "], clean.stdout)
+        XCTAssertTrue(rows.allSatisfy { $0.contains("as shipped") && $0.contains("fails ") }, clean.stdout)
+        XCTAssertTrue(clean.stdout.contains("verify: all 2 exercises ship unsolved and their references pass"))
+
+        // A copy as shipped that passes: the checks test nothing.
+        let r1 = ExerciseCatalog.named("R1")
+        try workspace.write(
+            r1.shippedDirectory + "/" + r1.files[0],
+            try XCTUnwrap(workspace.contents(r1.solutionDirectory + "/" + r1.files[0])))
+        let solved = try run(["verify", "R1"])
+        XCTAssertEqual(solved.status, 1, solved.stdout + solved.stderr)
+        let line = try XCTUnwrap(solved.stdout.split(separator: "\n").first { $0.hasPrefix("R1 ") }, solved.stdout)
+        XCTAssertTrue(line.contains("PASSES (ships solved)") && line.hasSuffix("FAIL"), "\(line)")
+        XCTAssertTrue(solved.stdout.contains("verify: not right: R1 (1 of 1 exercise;"), solved.stdout)
+        XCTAssertFalse(solved.stdout.contains("\n03 "), "only R1 was verified: \(solved.stdout)")
+    }
+
+    func testWatchChecksAgainWhenTheFileChangesAndMovesOn() throws {
+        let r1 = ExerciseCatalog.named("R1")
+        let watch = try WatchedProcess(
+            arguments: ["watch", "R1", "--interval", "0.2", "--max-seconds", "300"], root: workspace.root)
+        defer { watch.stop() }
         // The first check of the shipped file fails, then it waits for a change.
-        #expect(watch.waitFor("Watching \(ExerciseR1Checks.directory)/", timeout: 200), "\(watch.output)")
-        #expect(watch.output.contains("FAIL  no data race"), "\(watch.output)")
-        try copy.solveR1()
-        let status = watch.waitForExit(timeout: 200)
-        #expect(status == 0, "\(watch.output)")
-        #expect(watch.output.contains("Changed: \(ExerciseR1Checks.exerciseFile)"), "\(watch.output)")
-        #expect(watch.output.contains("All 3 checks pass"), "\(watch.output)")
-        #expect(watch.output.contains("Next: nothing left"), "\(watch.output)")
-    }
-
-    func git(_ copy: WorkshopCopy, _ arguments: [String]) throws {
-        let outcome = try Subprocess.run("git", ["-C", copy.root.path, "-c", "user.name=Workshop Test", "-c", "user.email=test@example.invalid",
-                                                 "-c", "commit.gpgsign=false"] + arguments, timeout: 60)
-        #expect(outcome.succeeded, "git \(arguments): \(outcome.stderr)")
+        XCTAssertTrue(watch.waitFor("Watching \(r1.directory)/", timeout: 200), watch.output)
+        XCTAssertTrue(watch.output.contains("FAIL  no data race"), watch.output)
+        try workspace.solve(r1)
+        // It passes, and moves on to the next exercise not done (from the start: 01).
+        XCTAssertTrue(watch.waitFor("Watching Exercises/01-parse-operation/", timeout: 200), watch.output)
+        XCTAssertTrue(watch.output.contains("Changed: \(r1.paths[0])"), watch.output)
+        XCTAssertTrue(watch.output.contains("All 3 checks pass"), watch.output)
+        XCTAssertTrue(watch.output.contains("Next: exercise 01"), watch.output)
+        XCTAssertEqual(row("01", in: try run(["list"]).stdout)?.hasPrefix("> 01"), true)
     }
 }
 
@@ -193,10 +254,7 @@ final class WatchedProcess: @unchecked Sendable {  // @unchecked: `state` is a L
     init(arguments: [String], root: URL) throws {
         process.executableURL = URL(fileURLWithPath: WorkshopBinary.path)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["WORKSHOP_ROOT"] = root.path
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
+        process.environment = WorkshopBinary.environment(root: root)
         process.standardInput = FileHandle.nullDevice
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -226,12 +284,9 @@ final class WatchedProcess: @unchecked Sendable {  // @unchecked: `state` is a L
         return true
     }
 
-    /// Waits for the process to end; its exit status, or nil (and it is stopped) after `timeout`.
-    func waitForExit(timeout: Double) -> Int32? {
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            return nil
-        }
-        return process.terminationStatus
+    /// Ends the process (if it still runs) and waits for it, at most 10 s.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        _ = exited.wait(timeout: .now() + 10)
     }
 }

@@ -1,26 +1,8 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)
+    import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)
 #endif
-
-/// Why a fetch failed, in words a learner can act on.
-public enum FetchError: Error, CustomStringConvertible, Equatable {
-    case badURL(String)
-    case httpStatus(Int, url: String)
-    case timedOut(url: String, seconds: Double)
-    case transport(String, url: String)
-    case notHTTP(url: String)
-
-    public var description: String {
-        switch self {
-        case .badURL(let text): "not a usable http(s) URL: '\(text)'"
-        case .httpStatus(let code, let url): "the server answered HTTP \(code) for \(url)"
-        case .timedOut(let url, let seconds): "no answer from \(url) within \(seconds) s"
-        case .transport(let message, let url): "the connection to \(url) failed: \(message)"
-        case .notHTTP(let url): "\(url) gave a response that is not HTTP"
-        }
-    }
-}
 
 /// Fetches bytes over HTTP with URLSession. Two styles, for the two variants of a lesson:
 /// `fetchBlocking` waits on the calling thread (like the articles' `sendSynchronousRequest:`),
@@ -31,6 +13,9 @@ public final class HTTPFetcher: Sendable {
 
     public init(timeout: Double = 10) {
         let configuration = URLSessionConfiguration.ephemeral  // no shared cookies or cache
+        // No URL cache: on Linux a task that consults one can be cancelled after it has finished,
+        // which traps inside FoundationNetworking ("a task that is not in the registry").
+        configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 16
         self.session = URLSession(configuration: configuration)
@@ -39,7 +24,8 @@ public final class HTTPFetcher: Sendable {
 
     public static func url(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host != nil else { throw FetchError.badURL(text) }
+            scheme == "http" || scheme == "https", url.host != nil
+        else { throw FetchError.badURL(text) }
         return url
     }
 
@@ -54,32 +40,38 @@ public final class HTTPFetcher: Sendable {
     /// Waits on this thread until the response is in (or the timeout passes).
     /// On the main thread this freezes the Screen: that is what the no-thread variants show.
     public func fetchBlocking(_ url: URL) throws(FetchError) -> Data {
-        let outcome = Locked<Result<Data, FetchError>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        fetch(url) { result in
-            outcome.withLock { $0 = result }
-            finished.signal()
-        }
-        // URLSession's own timeout fires first; this one only guards against a lost callback.
-        if finished.wait(timeout: .now() + timeout + 5) == .timedOut {
-            throw .timedOut(url: url.absoluteString, seconds: timeout)
-        }
-        return try outcome.current!.get()
+        try waitForCallback(url: url, timeout: timeout) { fetch(url, completion: $0) }
     }
 
-    private static func result(url: URL, data: Data?, response: URLResponse?, error: Error?,
-                               timeout: Double) -> Result<Data, FetchError> {
-        if let error {
-            let nsError = error as NSError
-            if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-                return .failure(.timedOut(url: url.absoluteString, seconds: timeout))
-            }
-            return .failure(.transport(nsError.localizedDescription, url: url.absoluteString))
-        }
+    private static func result(
+        url: URL, data: Data?, response: URLResponse?, error: Error?,
+        timeout: Double
+    ) -> Result<Data, FetchError> {
+        if let error { return .failure(FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)) }
         guard let http = response as? HTTPURLResponse else { return .failure(.notHTTP(url: url.absoluteString)) }
         guard (200..<300).contains(http.statusCode) else {
             return .failure(.httpStatus(http.statusCode, url: url.absoluteString))
         }
         return .success(data ?? Data())
     }
+}
+
+/// Starts a job that calls back once, and waits on this thread for that callback: the
+/// blocking call of a no-thread variant (like the articles' `sendSynchronousRequest:`).
+/// The job's own timeout (URLSession's) should fire first; this wait, a little longer, only
+/// guards against a callback that never comes.
+public func waitForCallback<Value: Sendable>(
+    url: URL, timeout: Double, _ start: (@escaping @Sendable (Result<Value, FetchError>) -> Void) -> Void
+) throws(FetchError) -> Value {
+    let outcome = Locked<Result<Value, FetchError>?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    start { result in
+        outcome.withLock { $0 = result }
+        finished.signal()
+    }
+    let lostCallback = FetchError.timedOut(url: url.absoluteString, seconds: timeout)
+    guard finished.wait(timeout: .now() + timeout + 5) == .success, let result = outcome.current else {
+        throw lostCallback
+    }
+    return try result.get()
 }

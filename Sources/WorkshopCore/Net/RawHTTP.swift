@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A minimal HTTP/1.1 client on a plain socket, for seeing what URLSession hides: the exact
@@ -26,8 +27,10 @@ public enum RawHTTP {
     }
 
     /// GET `path` from 127.0.0.1:`port` with extra request headers. `timeout` bounds every read.
-    public static func get(host: String = "127.0.0.1", port: UInt16, path: String,
-                           headers: [String: String] = [:], timeout: Double = 10) throws -> Response {
+    public static func get(
+        host: String = "127.0.0.1", port: UInt16, path: String,
+        headers: [String: String] = [:], timeout: Double = 10
+    ) throws -> Response {
         let fd = try connect(host: host, port: port, timeout: timeout)
         defer { close(fd) }
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
@@ -53,7 +56,8 @@ public enum RawHTTP {
             received.append(contentsOf: chunk[0..<n])
         }
         guard let headEnd = received.firstRange(of: [13, 10, 13, 10])?.lowerBound,
-              let head = String(bytes: received[..<headEnd], encoding: .utf8) else {
+            let head = String(bytes: received[..<headEnd], encoding: .utf8)
+        else {
             throw Failure(description: "the answer (\(received.count) bytes) has no complete HTTP head")
         }
         var lines = head.components(separatedBy: "\r\n")
@@ -68,8 +72,9 @@ public enum RawHTTP {
         }
         let body = Array(received[(headEnd + 4)...])
         let declared = parsed["content-length"].flatMap(Int.init) ?? body.count
-        return Response(status: status, headers: parsed, body: body, wireBytes: received.count,
-                        truncated: body.count < declared)
+        return Response(
+            status: status, headers: parsed, body: body, wireBytes: received.count,
+            truncated: body.count < declared)
     }
 
     static func connect(host: String, port: UInt16, timeout: Double) throws -> Int32 {

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs another program to the end, with a time limit, and keeps what it printed.
@@ -43,8 +44,10 @@ public enum Subprocess {
 
     /// Runs `program` (looked up on PATH unless it contains a "/") with `arguments`.
     /// Standard input is /dev/null. After `timeout` seconds the program is terminated.
-    public static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                           currentDirectory: String? = nil, timeout: Double) throws -> Outcome {
+    public static func run(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: String? = nil, timeout: Double
+    ) throws -> Outcome {
         let process = Process()
         if program.contains("/") {
             process.executableURL = URL(fileURLWithPath: program)
@@ -55,7 +58,8 @@ public enum Subprocess {
         }
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -90,8 +94,11 @@ public enum Subprocess {
         }
         // A grandchild that outlives the child may still hold the pipes: do not wait forever.
         _ = drained.wait(timeout: .now() + 5)
-        let texts = collected.withLock { (String(decoding: $0.out, as: UTF8.self), String(decoding: $0.err, as: UTF8.self)) }
-        return Outcome(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                       timedOut: timedOut, stdout: texts.0, stderr: texts.1)
+        let texts = collected.withLock {
+            (String(decoding: $0.out, as: UTF8.self), String(decoding: $0.err, as: UTF8.self))
+        }
+        return Outcome(
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            timedOut: timedOut, stdout: texts.0, stderr: texts.1)
     }
 }

@@ -35,9 +35,12 @@ public enum Metric: Sendable, Equatable {
 public struct VariantResult: Sendable {
     public var name: String
     public var metrics: [(String, Metric)]
-    public init(name: String, metrics: [(String, Metric)]) {
+    /// Why the variant did not finish (in the JSON as "failure"); nil when it did.
+    public var failure: String?
+    public init(name: String, metrics: [(String, Metric)], failure: String? = nil) {
         self.name = name
         self.metrics = metrics
+        self.failure = failure
     }
     public subscript(metric: String) -> Metric? { metrics.first { $0.0 == metric }?.1 }
     public func seconds(_ metric: String) -> Double? {
@@ -61,8 +64,10 @@ public struct LessonReport: Sendable {
     /// One line on what the numbers mean.
     public var takeaway: String
 
-    public init(lesson: String, title: String, parameters: [(String, Metric)],
-                variants: [VariantResult], takeaway: String) {
+    public init(
+        lesson: String, title: String, parameters: [(String, Metric)],
+        variants: [VariantResult], takeaway: String
+    ) {
         self.lesson = lesson
         self.title = title
         self.parameters = parameters
@@ -76,35 +81,27 @@ public struct LessonReport: Sendable {
             "{" + pairs.map { "\(jsonString($0.0)): \($0.1.jsonValue)" }.joined(separator: ", ") + "}"
         }
         let variantLines = variants.map {
-            "    {\"name\": \(jsonString($0.name)), \"metrics\": \(object($0.metrics, indent: "      "))}"
+            "    {\"name\": \(jsonString($0.name)), \"metrics\": \(object($0.metrics, indent: "      "))"
+                + ($0.failure.map { ", \"failure\": \(jsonString($0))" } ?? "") + "}"
         }
         return """
-        {"lesson": \(jsonString(lesson)), "title": \(jsonString(title)),
-         "parameters": \(object(parameters, indent: "  ")),
-         "variants": [
-        \(variantLines.joined(separator: ",\n"))
-         ],
-         "takeaway": \(jsonString(takeaway))}
-        """
+            {"lesson": \(jsonString(lesson)), "title": \(jsonString(title)),
+             "parameters": \(object(parameters, indent: "  ")),
+             "variants": [
+            \(variantLines.joined(separator: ",\n"))
+             ],
+             "takeaway": \(jsonString(takeaway))}
+            """
     }
 
     /// Metrics down the side, variants across the top.
     public var table: String {
         var names: [String] = []
-        for variant in variants { for (name, _) in variant.metrics where !names.contains(name) { names.append(name) } }
-        let header = ["metric"] + variants.map(\.name)
+        for variant in variants {
+            for (name, _) in variant.metrics where !names.contains(name) { names.append(name) }
+        }
         let rows = names.map { name in [name] + variants.map { $0[name]?.tableValue ?? "-" } }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { terminalWidth($0[column]) }.max() ?? 0
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - terminalWidth(cell))
-                return column == 0 ? cell + pad : pad + cell
-            }.joined(separator: "   ")
-        }
-        let rule = String(repeating: "-", count: widths.reduce(0, +) + 3 * (widths.count - 1))
-        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+        return TextTable(header: ["metric"] + variants.map(\.name), rows: rows).text
     }
 }
 

@@ -16,7 +16,9 @@ public final class Trace: Sendable {
     public init() {}
 
     /// Runs `work` and records it in the lane of the current queue (or "main").
-    public func measure<T>(_ name: String, lane: String? = nil, _ work: () throws -> T) rethrows -> T {
+    public func measure<T, Failure: Error>(
+        _ name: String, lane: String? = nil, _ work: () throws(Failure) -> T
+    ) throws(Failure) -> T {
         let start = clock.elapsed
         defer {
             let span = Span(lane: lane ?? Trace.currentLane(), name: name, start: start, end: clock.elapsed)
@@ -26,6 +28,9 @@ public final class Trace: Sendable {
     }
 
     public var recorded: [Span] { spans.current }
+
+    /// Seconds since this trace was made (its spans' time zero).
+    public var elapsed: Double { clock.elapsed }
 
     static let laneKey = DispatchSpecificKey<String>()
 
@@ -52,8 +57,9 @@ public final class Trace: Sendable {
             }
             return lane.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + " |" + String(cells) + "|"
         }
-        lines.append(String(repeating: " ", count: labelWidth) + "  0" +
-                     String(repeating: " ", count: max(0, width - 8)) + String(format: "%.2f s", end))
+        lines.append(
+            String(repeating: " ", count: labelWidth) + "  0" + String(repeating: " ", count: max(0, width - 8))
+                + String(format: "%.2f s", end))
         return lines.joined(separator: "\n")
     }
 }

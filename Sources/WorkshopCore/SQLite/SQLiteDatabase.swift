@@ -2,7 +2,8 @@ import CSQLite
 
 /// One value in or out of SQLite.
 public enum SQLValue: Equatable, Hashable, Sendable, CustomStringConvertible,
-    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {
+    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral
+{
     case null
     case integer(Int64)
     case real(Double)
@@ -54,6 +55,10 @@ public final class SQLiteDatabase {
 
     /// Opens (creating if needed) the database at `path`; ":memory:" for a private in-memory one.
     public init(path: String) throws {
+        // SQLite would open "" as a throw-away temporary file: never what a caller meant.
+        guard !path.isEmpty else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "no database path given", sql: nil)
+        }
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -154,7 +159,8 @@ public final class SQLiteStatement {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         guard values.count == parameterCount else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(parameterCount) parameters", sql: sql)
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "\(values.count) values for \(parameterCount) parameters", sql: sql)
         }
         // SQLITE_TRANSIENT (-1) tells SQLite to copy the bytes now; Swift cannot import the macro.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -167,14 +173,15 @@ public final class SQLiteStatement {
             case .real(let v): status = sqlite3_bind_double(statement, index, v)
             case .text(let v):
                 // Bound with its byte length, so text with NUL characters survives whole.
-                let bytes = Array(v.utf8)
-                status = bytes.withUnsafeBufferPointer { buffer in
-                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(bytes.count, 1)) {
-                        sqlite3_bind_text(statement, index, $0, Int32(bytes.count), transient)
-                    }
+                // A NUL is appended (not counted) so that "" still has a valid pointer: "" is text, not NULL.
+                let bytes = v.utf8.map { CChar(bitPattern: $0) } + [0]
+                status = bytes.withUnsafeBufferPointer {
+                    sqlite3_bind_text(statement, index, $0.baseAddress, Int32(bytes.count - 1), transient)
                 }
             case .blob(let v):
-                status = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32(v.count), transient) }
+                status = v.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32(v.count), transient)
+                }
             }
             guard status == SQLITE_OK else { throw database.error(status, sql: sql) }
         }

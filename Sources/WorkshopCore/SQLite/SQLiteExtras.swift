@@ -44,10 +44,12 @@ extension SQLiteDatabase {
     public func countingStatements<T>(_ body: () throws -> T) rethrows -> (result: T, statements: Int) {
         let counter = StatementCounter()
         // The hook runs on this thread, inside sqlite3_step called from `body`: no lock needed.
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, _ in
-            if let context { Unmanaged<StatementCounter>.fromOpaque(context).takeUnretainedValue().statements += 1 }
-            return 0
-        }, Unmanaged.passUnretained(counter).toOpaque())
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_STMT),
+            { _, context, _, _ in
+                if let context { Unmanaged<StatementCounter>.fromOpaque(context).takeUnretainedValue().statements += 1 }
+                return 0
+            }, Unmanaged.passUnretained(counter).toOpaque())
         defer { sqlite3_trace_v2(handle, 0, nil, nil) }
         let result = try withExtendedLifetime(counter) { try body() }
         return (result, counter.statements)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Running the main thread the way an app's main thread runs: a loop that serves the main
 /// queue and main timers. (`dispatchMain()` would serve the main queue too, but on Linux from
-/// another OS thread, and it never returns; see linux-facts.md.)
+/// another OS thread, and it never returns; see Lessons/linux-notes.md.)
 public enum MainLoop {
     /// Runs `RunLoop.main` on the calling (main) thread until `done()` is true or `timeout`
     /// seconds pass. Returns whether `done()` became true. `done` is checked on the main thread.

@@ -13,6 +13,15 @@ public struct ScreenMetrics: Sendable, Equatable {
     /// When the first frame showing every row with its icon was drawn.
     public var completeSeconds: Double?
     public var frames: Int
+    /// When the main thread froze long enough to drop a frame: seconds since the Screen started.
+    public var stalls: [Stall] = []
+}
+
+/// One freeze of the main thread, in seconds since the Screen started.
+public struct Stall: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    public var seconds: Double { end - start }
 }
 
 /// The workshop's "UI": a title, a status line and a `TableView`, drawn to the terminal
@@ -25,7 +34,12 @@ public struct ScreenMetrics: Sendable, Equatable {
 public final class Screen: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
     public let title: String
     public let table = TableView()
-    public var status = "" { didSet { requireMainQueue(); note("status: \(status)") } }
+    public var status = "" {
+        didSet {
+            requireMainQueue()
+            note("status: \(status)")
+        }
+    }
     /// Called on the main queue after every change (tests and exercise checks watch with it).
     public var onChange: ((String) -> Void)?
 
@@ -60,9 +74,11 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         requireMainQueue()
         meter.stop()
         drawFrame()
-        return ScreenMetrics(maxStallSeconds: meter.maxStallSeconds, droppedFrames: meter.droppedFrames,
-                             firstContentSeconds: firstContentSeconds, firstRowsSeconds: firstRowsSeconds,
-                             completeSeconds: completeSeconds, frames: meter.ticks)
+        return ScreenMetrics(
+            maxStallSeconds: meter.maxStallSeconds, droppedFrames: meter.droppedFrames,
+            firstContentSeconds: firstContentSeconds, firstRowsSeconds: firstRowsSeconds,
+            completeSeconds: completeSeconds, frames: meter.ticks,
+            stalls: meter.stalls.map { Stall(start: clock.offset(of: $0.start), end: clock.offset(of: $0.end)) })
     }
 
     private func note(_ what: String) {
@@ -127,7 +143,8 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
             lines.append(ANSI.dim("  " + (table.placeholder ?? ""), color))
         }
         for (index, row) in table.rows.enumerated() {
-            let icon = row.icon.map { bytes in "[" + String(format: "%02x", bytes.count > 8 ? bytes[8] : 0) + "]" } ?? "[..]"
+            let icon =
+                row.icon.map { bytes in "[" + String(format: "%02x", bytes.count > 8 ? bytes[8] : 0) + "]" } ?? "[..]"
             let name = row.detail.padding(toLength: 8, withPad: " ", startingAt: 0)
             let line = String(format: "%3d ", index + 1) + icon + " " + name + " " + row.text
             lines.append(truncate(line, toWidth: columns - 1))

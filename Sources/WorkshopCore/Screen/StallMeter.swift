@@ -11,6 +11,8 @@ public final class StallMeter: @unchecked Sendable {  // @unchecked: confined to
     public private(set) var maxStallSeconds = 0.0
     public private(set) var droppedFrames = 0
     public private(set) var ticks = 0
+    /// Every gap long enough to drop a frame, as monotonic start and end seconds.
+    public private(set) var stalls: [(start: Double, end: Double)] = []
     private let onTick: () -> Void
 
     /// `onTick` runs on the main queue at each frame (the Screen draws there).
@@ -45,6 +47,7 @@ public final class StallMeter: @unchecked Sendable {  // @unchecked: confined to
 
     private func record(gapUntil now: Double) {
         let gap = now - lastTick
+        if gap >= 2 * frameSeconds { stalls.append((lastTick, now)) }
         lastTick = now
         maxStallSeconds = max(maxStallSeconds, gap)
         droppedFrames += max(0, Int(gap / frameSeconds) - 1)

@@ -19,7 +19,12 @@ public struct TableRow: Equatable, Sendable {
 public final class TableView: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
     public private(set) var rows: [TableRow] = []
     /// Shown while there are no rows, e.g. "loading...".
-    public var placeholder: String? { didSet { requireMainQueue(); changed("placeholder: \(placeholder ?? "-")") } }
+    public var placeholder: String? {
+        didSet {
+            requireMainQueue()
+            changed("placeholder: \(placeholder ?? "-")")
+        }
+    }
     public private(set) var reloadCount = 0
 
     private var cells: [TableCell] = []
@@ -78,7 +83,10 @@ public final class TableCell: @unchecked Sendable {  // @unchecked: confined to 
 
     /// Setting the icon changes the row the cell shows at this moment.
     public var icon: [UInt8]? {
-        get { requireMainQueue(); return table.map { $0.rows[$0.row(ofSlot: slot)].icon } ?? nil }
+        get {
+            requireMainQueue()
+            return table.map { $0.rows[$0.row(ofSlot: slot)].icon } ?? nil
+        }
         set {
             requireMainQueue()
             guard let table else { return }

@@ -16,28 +16,38 @@ public enum AccountAPI {
     public static let password = "sakusaku"
 
     public static let routes: [(prefix: String, route: FixtureServer.Route)] = [
-        ("/api/login", { request, _ in
-            guard let user = request.query["user"], FixtureAPI.userNames.contains(user),
-                  request.query["password"] == password else {
-                return .text(401, "unknown user or wrong password")
+        (
+            "/api/login",
+            { request, _ in
+                guard let user = request.query["user"], FixtureAPI.userNames.contains(user),
+                    request.query["password"] == password
+                else {
+                    return .text(401, "unknown user or wrong password")
+                }
+                return json(["token": token(for: user)])
             }
-            return json(["token": token(for: user)])
-        }),
-        ("/api/user", { request, _ in
-            let bearer = request.header("authorization").flatMap { value -> String? in
-                value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
+        ),
+        (
+            "/api/user",
+            { request, _ in
+                let bearer = request.header("authorization").flatMap { value -> String? in
+                    value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
+                }
+                guard let bearer, let user = FixtureAPI.userNames.first(where: { token(for: $0) == bearer }) else {
+                    return .text(401, "get-user needs 'Authorization: Bearer TOKEN' with a token from /api/login")
+                }
+                return json(profile(for: user))
             }
-            guard let bearer, let user = FixtureAPI.userNames.first(where: { token(for: $0) == bearer }) else {
-                return .text(401, "get-user needs 'Authorization: Bearer TOKEN' with a token from /api/login")
+        ),
+        (
+            "/api/items/",
+            { request, _ in
+                guard let id = Int(request.path.dropFirst("/api/items/".count)), (1...10_000).contains(id) else {
+                    return .text(404, "items are /api/items/N with N in 1...10000")
+                }
+                return json(item(id: id))
             }
-            return json(profile(for: user))
-        }),
-        ("/api/items/", { request, _ in
-            guard let id = Int(request.path.dropFirst("/api/items/".count)), (1...10_000).contains(id) else {
-                return .text(404, "items are /api/items/N with N in 1...10000")
-            }
-            return json(item(id: id))
-        }),
+        ),
     ]
 
     /// The token `/api/login` hands out for a user: stable, and different for every user.
@@ -49,14 +59,16 @@ public enum AccountAPI {
 
     public static func profile(for user: String) -> AccountProfile {
         let index = FixtureAPI.userNames.firstIndex(of: user) ?? 0
-        return AccountProfile(name: user, displayName: user.prefix(1).uppercased() + user.dropFirst(),
-                              followers: 10 + index * 37 % 500, posts: 3 + index * 11 % 200)
+        return AccountProfile(
+            name: user, displayName: user.prefix(1).uppercased() + user.dropFirst(),
+            followers: 10 + index * 37 % 500, posts: 3 + index * 11 % 200)
     }
 
     public static func item(id: Int) -> AccountItem {
         let topics = ["queues", "operations", "run loops", "gzip", "caching", "SQLite", "layout", "the main thread"]
-        return AccountItem(id: id, title: "Note \(id) about \(topics[id % topics.count])",
-                           body: String(repeating: "サクサク ", count: 20 + id % 30))
+        return AccountItem(
+            id: id, title: "Note \(id) about \(topics[id % topics.count])",
+            body: String(repeating: "サクサク ", count: 20 + id % 30))
     }
 
     private static func json<T: Encodable>(_ value: T) -> HTTPResponse {

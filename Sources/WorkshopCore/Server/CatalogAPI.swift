@@ -1,7 +1,7 @@
 import Foundation
 
 /// The fixture server's shop API, for lesson 05: orders that each name one product, where the
-/// products themselves live in the app's local database (see `ProductTable`).
+/// products themselves live in the app's local database (lesson 05's `ProductTable`).
 ///
 /// - `GET /orders?count=M&products=K`: M orders as JSON, each naming one of K products by code:
 ///   `[{"id": 1, "product": "P00042", "quantity": 3}]`. The same query gives the same bytes,
@@ -33,8 +33,9 @@ public enum CatalogAPI {
     /// The products the app keeps in its local database, deterministic for a given count.
     public static func products(count: Int) -> [Product] {
         (0..<count).map { i in
-            Product(code: productCode(i), name: "\(teas[i % teas.count]) \(packs[(i / teas.count) % packs.count]) #\(i)",
-                    priceYen: 300 + (i * 37) % 2_700)
+            Product(
+                code: productCode(i), name: "\(teas[i % teas.count]) \(packs[(i / teas.count) % packs.count]) #\(i)",
+                priceYen: 300 + (i * 37) % 2_700)
         }
     }
 
@@ -71,33 +72,5 @@ public struct OrderRecord: Codable, Sendable, Equatable {
         self.id = id
         self.productCode = productCode
         self.quantity = quantity
-    }
-}
-
-/// One order as the app uses it: the record with its product looked up in the local database.
-public struct Order: Sendable, Equatable {
-    public var id: Int
-    public var quantity: Int
-    public var product: Product
-    public init(record: OrderRecord, product: Product) {
-        self.id = record.id
-        self.quantity = record.quantity
-        self.product = product
-    }
-    public var totalYen: Int { quantity * product.priceYen }
-}
-
-/// Why orders could not be turned into models.
-public enum CatalogError: Error, CustomStringConvertible, Equatable {
-    /// An order names a product the local database does not have.
-    case unknownProduct(code: String, orderID: Int)
-    /// The API's body is not the JSON we expected.
-    case malformed(String)
-
-    public var description: String {
-        switch self {
-        case .unknownProduct(let code, let id): "order \(id) names product \(code), which is not in the local database"
-        case .malformed(let why): "the orders are not the JSON we expected: \(why)"
-        }
     }
 }

@@ -13,8 +13,9 @@ public enum FeedAPI {
     public static let route: FixtureServer.Route = { request, baseURL in
         let count = request.query["items"].flatMap(Int.init) ?? defaultItems
         guard (0...20_000).contains(count) else { return .text(400, "items must be 0...20000") }
-        return HTTPResponse(contentType: "application/rss+xml; charset=utf-8",
-                            body: Array(feed(items: count, baseURL: baseURL).utf8), compressible: false)
+        return HTTPResponse(
+            contentType: "application/rss+xml; charset=utf-8",
+            body: Array(feed(items: count, baseURL: baseURL).utf8), compressible: false)
     }
 
     /// One feed item as a reader shows it.
@@ -68,7 +69,8 @@ public enum FeedAPI {
     /// A fixed, readable date: 2010-06-26 12:00 UTC minus some minutes (no clock involved).
     static func pubDate(minutesAgo: Int) -> String {
         let minutes = 12 * 60 - minutesAgo
-        let hour = (minutes / 60 + 24) % 24, minute = (minutes % 60 + 60) % 60
+        let hour = (minutes / 60 + 24) % 24
+        let minute = (minutes % 60 + 60) % 60
         return String(format: "Sat, 26 Jun 2010 %02d:%02d:00 +0000", hour, minute)
     }
 }

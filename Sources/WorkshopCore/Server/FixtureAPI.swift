@@ -8,26 +8,34 @@ import Foundation
 /// - `GET /health`: "ok".
 public enum FixtureAPI {
     /// Every route the fixture server answers by default. Each lesson's API lives in its own file.
-    public static let routes: [(prefix: String, route: FixtureServer.Route)] = timelineRoutes
+    public static let routes: [(prefix: String, route: FixtureServer.Route)] =
+        timelineRoutes
         + AccountAPI.routes  // lesson 01: login -> get-user and /api/items (AccountAPI.swift)
-        + XMLAPIs.routes     // lesson 04: three XML APIs (XMLAPIs.swift)
+        + XMLAPIs.routes  // lesson 04: three XML APIs (XMLAPIs.swift)
 
     static let timelineRoutes: [(prefix: String, route: FixtureServer.Route)] = [
-        ("/timeline", { request, baseURL in
-            let count = request.query["count"].flatMap(Int.init) ?? 20
-            guard (0...100_000).contains(count) else { return .text(400, "count must be 0...100000") }
-            let entries = timeline(count: count, baseURL: baseURL)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            guard let json = try? encoder.encode(entries) else { return .text(500, "encoding failed") }
-            return HTTPResponse(contentType: "application/json", body: Array(json))
-        }),
-        ("/icons/", { request, _ in
-            let file = request.path.dropFirst("/icons/".count)
-            guard file.hasSuffix(".png"), file.count > 4 else { return .text(404, "icons are /icons/NAME.png") }
-            return HTTPResponse(contentType: "image/png", body: icon(for: String(file.dropLast(4))),
-                                compressible: false)
-        }),
+        (
+            "/timeline",
+            { request, baseURL in
+                let count = request.query["count"].flatMap(Int.init) ?? 20
+                guard (0...100_000).contains(count) else { return .text(400, "count must be 0...100000") }
+                let entries = timeline(count: count, baseURL: baseURL)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                guard let json = try? encoder.encode(entries) else { return .text(500, "encoding failed") }
+                return HTTPResponse(contentType: "application/json", body: Array(json))
+            }
+        ),
+        (
+            "/icons/",
+            { request, _ in
+                let file = request.path.dropFirst("/icons/".count)
+                guard file.hasSuffix(".png"), file.count > 4 else { return .text(404, "icons are /icons/NAME.png") }
+                return HTTPResponse(
+                    contentType: "image/png", body: icon(for: String(file.dropLast(4))),
+                    compressible: false)
+            }
+        ),
         ("/health", { _, _ in .text(200, "ok") }),
         ("/feed.xml", FeedAPI.route),  // lesson 02's XML feed (FeedAPI.swift)
         ("/orders", CatalogAPI.ordersRoute),  // lesson 05 (CatalogAPI.swift)
@@ -59,9 +67,11 @@ public enum FixtureAPI {
     public static func timeline(count: Int, baseURL: String) -> [TimelineEntry] {
         (0..<count).map { i in
             let name = userNames[(i * 7) % userNames.count]
-            let text = "\(openings[i % openings.count]) \(subjects[(i * 5) % subjects.count]) \(endings[(i * 3) % endings.count])"
-            return TimelineEntry(id: count - i, text: text,
-                                 user: .init(name: name, profileImageURL: "\(baseURL)/icons/\(name).png"))
+            let text =
+                "\(openings[i % openings.count]) \(subjects[(i * 5) % subjects.count]) \(endings[(i * 3) % endings.count])"
+            return TimelineEntry(
+                id: count - i, text: text,
+                user: .init(name: name, profileImageURL: "\(baseURL)/icons/\(name).png"))
         }
     }
 
@@ -70,7 +80,7 @@ public enum FixtureAPI {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var seed = UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { ($0 << 5) &+ $0 &+ Int($1) })
         for _ in 0..<2040 {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407  // a linear congruential step
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407  // a linear congruential step
             bytes.append(UInt8(truncatingIfNeeded: seed >> 33))
         }
         return bytes

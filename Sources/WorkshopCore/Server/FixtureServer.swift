@@ -1,17 +1,27 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
-/// A real HTTP/1.1 server on 127.0.0.1 that plays "the external API" of the articles.
+/// A real HTTP/1.1 server that plays "the external API" of the articles: on 127.0.0.1 by
+/// default, on the room's network with `start(host: "0.0.0.0")`.
 ///
 /// It is written on plain sockets, one thread per connection, so that every byte it
 /// writes is counted where it is written, and so that latency, a slow link, a dropped
-/// connection or a stall are exactly what they look like on the wire. Each response is
-/// sent with `Connection: close`: one request, one connection, easy to follow in a log.
-public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable state is in `state` (a Locked) and `stopCondition` (an NSCondition)
+/// connection or a stall are exactly what they look like on the wire. A client that asks
+/// for it (every HTTP/1.1 client unless it sends `Connection: close`) keeps its connection
+/// for further requests.
+///
+/// Bounded for a room of clients (see `ServerKnobs`): at most `maxConnections` served at once
+/// (one more gets a quick 503), a read timeout for silent, slow or idle clients, and size
+/// limits on a request (400, 413, 431). None of these stops the server.
+// @unchecked: mutable state is in `state` (a Watched, its NSCondition) and `stopCondition`
+// (an NSCondition); `baseURL`, `port` and `listenAddress` are written by `start` before any
+// server thread exists and only read after.
+public final class FixtureServer: @unchecked Sendable {
     public typealias Route = @Sendable (HTTPRequest, _ baseURL: String) -> HTTPResponse?
 
     private struct State {
@@ -20,28 +30,48 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
         var stats = ServerStats()
         var openSockets: Set<Int32> = []
         var listenSocket: Int32 = -1
+        /// Connections being served: counted against `knobs.maxConnections`.
+        var serving = 0
+        /// Connections being answered 503, at most `maxRejecting`.
+        var rejecting = 0
+        /// Requests the server-wide fault could have hit so far (for `Fault.hits`).
+        var faultCandidates = 0
     }
 
-    private let state: Locked<State>
+    /// Connections over the limit get their 503 on a short-lived thread of their own; beyond this
+    /// many at once they are closed without an answer, so a flood cannot make threads without end.
+    static let maxRejecting = 32
+
+    private let state: Watched<State>
     private let routes: [(prefix: String, route: Route)]
     private let stopCondition = NSCondition()
     private var stopped = false  // guarded by stopCondition
     private let threads = DispatchGroup()
     private let onRequest: (@Sendable (RequestLogEntry) -> Void)?
+    private let onNotice: (@Sendable (String) -> Void)?
 
     /// The address the server is listening on, e.g. "http://127.0.0.1:41234". Set by `start`.
-    public private(set) var baseURL: URL = URL(string: "http://127.0.0.1:0")!
+    /// For a server on 0.0.0.0 this is the loopback address, which works on this machine.
+    public private(set) var baseURL = URL.http(host: "127.0.0.1", port: 0)
     public private(set) var port: UInt16 = 0
+    /// The address given to `start`: 127.0.0.1, 0.0.0.0 or one interface's address.
+    public private(set) var listenAddress = HostAddress.loopback
 
     /// - Parameters:
     ///   - routes: path prefix and handler pairs, tried in order (see `FixtureAPI`).
-    ///   - onRequest: called on a server thread after each response, for logs.
-    public init(knobs: ServerKnobs = ServerKnobs(),
-                routes: [(prefix: String, route: Route)] = FixtureAPI.routes,
-                onRequest: (@Sendable (RequestLogEntry) -> Void)? = nil) {
-        self.state = Locked(State(knobs: knobs))
+    ///   - onRequest: called on a server thread after each response to a request, for logs.
+    ///   - onNotice: called on a server thread with one line when the server refuses or closes a
+    ///     connection on its own: 503 over the limit, 400/413/431/501, a read timeout.
+    public init(
+        knobs: ServerKnobs = ServerKnobs(),
+        routes: [(prefix: String, route: Route)] = FixtureAPI.routes,
+        onRequest: (@Sendable (RequestLogEntry) -> Void)? = nil,
+        onNotice: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.state = Watched(State(knobs: knobs))
         self.routes = routes
         self.onRequest = onRequest
+        self.onNotice = onNotice
     }
 
     deinit { stop() }
@@ -57,6 +87,14 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
 
     public func resetStats() { state.withLock { $0.stats = ServerStats() } }
 
+    /// Waits until the server's counters satisfy `condition` (checked after every change) or
+    /// `timeout` seconds pass. Returns whether they do. For tests and the self-check: the client
+    /// has its answer a moment before the server thread that sent it has counted it.
+    @discardableResult
+    public func waitForStats(timeout: Double, until condition: (ServerStats) -> Bool) -> Bool {
+        state.wait(timeout: timeout) { condition($0.stats) }
+    }
+
     /// Makes every request whose path starts with `prefix` fail with `fault` (nil clears it).
     public func setFault(_ fault: Fault?, forPathPrefix prefix: String) {
         state.withLock { s in
@@ -68,31 +106,78 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
     // MARK: Start and stop
 
     public struct StartError: Error, CustomStringConvertible {
+        public enum Reason: Sendable, Equatable {
+            /// The host is not an IPv4 address.
+            case badHost
+            /// Another socket listens on that port.
+            case portInUse
+            /// The address is not one of this machine's.
+            case addressNotAvailable
+            /// Ports below 1024 need root.
+            case permissionDenied
+            case other
+        }
         public let description: String
+        public var reason: Reason = .other
     }
 
     /// Binds 127.0.0.1 (loopback only: nothing outside this machine can reach it) and starts
     /// accepting. Port 0 asks the system for a free port; `baseURL` tells which one it gave.
     @discardableResult
     public func start(port requested: UInt16 = 0) throws -> URL {
+        try start(host: HostAddress.loopback.text, port: requested)
+    }
+
+    /// Binds `host` (an IPv4 address: "127.0.0.1", "0.0.0.0" for every interface, or one
+    /// interface's address) and starts accepting.
+    @discardableResult
+    public func start(host: String, port requested: UInt16 = 0) throws -> URL {
+        guard let address = HostAddress(host) else {
+            throw StartError(
+                description: "'\(host)' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0", reason: .badHost)
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket(): \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
 
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = requested.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = requested.bigEndian
+        socketAddress.sin_addr.s_addr = address.address
+        let bound = withUnsafePointer(to: &socketAddress) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            let reason = String(cString: strerror(errno))
+        // The kernel caps the backlog at net.core.somaxconn; connections wait there while the
+        // accept thread starts threads for the ones before them.
+        guard bound == 0, listen(fd, 1024) == 0 else {
+            let code = errno
+            let reason = String(cString: strerror(code))
             close(fd)
-            throw StartError(description: "cannot listen on 127.0.0.1:\(requested): \(reason). Is another server using that port? Try --port 0 for a free one.")
+            let place = "\(address):\(requested)"
+            switch code {
+            case EADDRINUSE:
+                throw StartError(
+                    description:
+                        "cannot listen on \(place): port \(requested) is already in use (another fixture-server?). Stop that one, or pick another port (0 picks a free one).",
+                    reason: .portInUse)
+            case EADDRNOTAVAIL:
+                throw StartError(
+                    description:
+                        "cannot listen on \(place): \(address) is not an address of this machine. Use 127.0.0.1, 0.0.0.0 (every interface) or one of: \(HostAddress.interfaceAddresses().joined(separator: ", ")).",
+                    reason: .addressNotAvailable)
+            case EACCES:
+                throw StartError(
+                    description: "cannot listen on \(place): ports below 1024 need root. Use a port such as 8080.",
+                    reason: .permissionDenied)
+            default:
+                throw StartError(
+                    description:
+                        "cannot listen on \(place): \(reason). Is another server using that port? Try port 0 for a free one."
+                )
+            }
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -100,7 +185,8 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         port = UInt16(bigEndian: actual.sin_port)
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        listenAddress = address
+        baseURL = URL.http(host: address.isAny ? HostAddress.loopback.text : address.text, port: port)
         state.withLock { $0.listenSocket = fd }
 
         threads.enter()
@@ -113,17 +199,18 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
         return baseURL
     }
 
-    /// The IPv4 address the listening socket is bound to (always "127.0.0.1").
+    /// The IPv4 address the listening socket is bound to ("127.0.0.1" unless `start(host:)` said otherwise).
     public var boundAddress: String? {
-        let fd = state.withLock { $0.listenSocket }
-        guard fd >= 0 else { return nil }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        state.withLock { s -> String? in
+            // Under the lock, so the accept thread cannot close the socket meanwhile.
+            guard s.listenSocket >= 0 else { return nil }
+            var actual = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let ok = withUnsafeMutablePointer(to: &actual) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s.listenSocket, $0, &length) }
+            }
+            return ok == 0 ? ipv4String(actual.sin_addr) : nil
         }
-        guard ok == 0 else { return nil }
-        return String(cString: inet_ntoa(actual.sin_addr))
     }
 
     /// Stops accepting, wakes every waiting response, closes open connections, and waits
@@ -135,17 +222,19 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
         stopCondition.broadcast()
         stopCondition.unlock()
         if wasStopped { return }
-        let sockets = state.withLock { s -> [Int32] in
-            Array(s.openSockets) + (s.listenSocket >= 0 ? [s.listenSocket] : [])
+        // shutdown() (not close) wakes a thread blocked in accept/recv/send/poll on that socket.
+        // The thread that owns a socket closes it, under the same lock as it leaves the set, so
+        // a descriptor shut down here is never one already closed and reused for something else.
+        state.withLock { s in
+            for fd in s.openSockets { shutdown(fd, Int32(SHUT_RDWR)) }
+            if s.listenSocket >= 0 { shutdown(s.listenSocket, Int32(SHUT_RDWR)) }
         }
-        // shutdown() (not close) wakes a thread blocked in accept/recv/send on that socket;
-        // the thread that owns the socket closes it, so a descriptor is never reused under it.
-        for fd in sockets { shutdown(fd, Int32(SHUT_RDWR)) }
         _ = threads.wait(timeout: .now() + timeout)
     }
 
     private var isStopped: Bool {
-        stopCondition.lock(); defer { stopCondition.unlock() }
+        stopCondition.lock()
+        defer { stopCondition.unlock() }
         return stopped
     }
 
@@ -154,63 +243,224 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
     private func pause(_ seconds: Double) -> Bool {
         guard seconds > 0 else { return !isStopped }
         let deadline = Date(timeIntervalSinceNow: seconds)
-        stopCondition.lock(); defer { stopCondition.unlock() }
+        stopCondition.lock()
+        defer { stopCondition.unlock() }
         while !stopped {
             if !stopCondition.wait(until: deadline) { return !stopped }
         }
         return false
     }
 
+    private func notice(_ text: String) { onNotice?(text) }
+
     // MARK: Connections
 
+    private enum Role {
+        case serve
+        case reject
+        case closeAtOnce
+    }
+
     private func acceptLoop(_ listenFD: Int32) {
+        var outOfDescriptors = false
         while !isStopped {
-            let client = accept(listenFD, nil, nil)
+            var peer = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let client = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
+            }
             if client < 0 {
-                if errno == EINTR { continue }
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                    // Out of descriptors or memory: the connection waits in the backlog until some close.
+                    if !outOfDescriptors {
+                        notice("accept: \(String(cString: strerror(code))); waiting for connections to close")
+                    }
+                    outOfDescriptors = true
+                    guard pause(0.05) else { break }
+                    continue
+                }
                 break  // shut down by stop(), or a real error: either way, stop accepting
             }
-            var registered = false
-            state.withLock { s in
-                if !isStopped { s.openSockets.insert(client); registered = true }
+            outOfDescriptors = false
+            let address = ipv4String(peer.sin_addr)
+            let decision = state.withLock { s -> (role: Role, limit: Int)? in
+                guard !isStopped else { return nil }
+                s.stats.connections += 1
+                let role: Role
+                if s.serving < max(1, s.knobs.maxConnections) {
+                    s.serving += 1
+                    role = .serve
+                } else if s.rejecting < Self.maxRejecting {
+                    s.rejecting += 1
+                    s.stats.rejected += 1
+                    role = .reject
+                } else {
+                    s.stats.rejected += 1
+                    return (.closeAtOnce, s.knobs.maxConnections)
+                }
+                s.openSockets.insert(client)
+                s.stats.openConnections += 1
+                return (role, s.knobs.maxConnections)
             }
-            guard registered else { close(client); break }
+            guard let (role, limit) = decision else {
+                close(client)
+                break
+            }
+            if role == .closeAtOnce {
+                close(client)
+                notice(
+                    "closed a connection from \(address) at once: \(limit) connections open and too many waiting for their 503"
+                )
+                continue
+            }
+            configure(client)
             threads.enter()
             let thread = Thread { [self] in
-                serve(client)
-                state.withLock { _ = $0.openSockets.remove(client) }
-                close(client)
+                if role == .serve {
+                    serveConnection(client, from: address)
+                } else {
+                    reject(client, from: address, limit: limit)
+                }
+                state.withLock { s in
+                    s.openSockets.remove(client)
+                    close(client)  // under the lock: see stop()
+                    s.stats.openConnections -= 1
+                    if role == .serve { s.serving -= 1 } else { s.rejecting -= 1 }
+                }
                 threads.leave()
             }
             thread.name = "fixture-server connection"
             thread.start()
         }
-        state.withLock { $0.listenSocket = -1 }
-        close(listenFD)
+        state.withLock { s in
+            s.listenSocket = -1
+            close(listenFD)  // under the lock: see stop()
+        }
     }
 
-    private func serve(_ fd: Int32) {
-        let started = monotonicSeconds()
-        guard let request = readRequest(fd) else {
-            _ = send(fd, HTTPResponse.text(400, "bad request"), gzip: false)
-            return
-        }
-        let (knobs, ruleFault) = state.withLock { s in
-            (s.knobs, s.faultsByPathPrefix.first { request.path.hasPrefix($0.0) }?.1)
-        }
-        let latency = request.query["latency"].flatMap(Double.init) ?? knobs.latencySeconds
-        let bandwidth = request.query["bandwidth"].flatMap(Int.init) ?? knobs.bandwidthBytesPerSecond
-        let gzipAllowed = request.query["gzip"].map { $0 != "0" } ?? knobs.gzip
-        let fault = request.query["fault"].flatMap(Fault.init) ?? ruleFault
+    /// No Nagle delay (a head and a body written apart would otherwise wait for the client's
+    /// delayed ACK on a kept-alive connection), and a send timeout: a client that stops
+    /// reading is dropped after the read timeout.
+    private func configure(_ fd: Int32) {
+        var yes: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        let seconds = max(1, state.withLock { $0.knobs.readTimeoutSeconds })
+        var wait = timeval(tv_sec: Int(seconds), tv_usec: .init((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    }
 
-        state.withLock { s in
+    /// One connection: requests one after another while the client keeps it alive.
+    private func serveConnection(_ fd: Int32, from client: String) {
+        var reader = RequestReader(fd: fd)
+        var answered = 0
+        while !isStopped {
+            let knobs = state.withLock { $0.knobs }
+            let timeout = max(0.1, knobs.readTimeoutSeconds)  // 0 or less would close every connection at once
+            let deadline = monotonicSeconds() + timeout
+            switch reader.next(deadline: deadline, maxHeadBytes: knobs.maxHeadBytes, maxBodyBytes: knobs.maxBodyBytes) {
+            case .request(let request):
+                answered += 1
+                guard respond(to: request, on: fd, from: client) else { return }
+            case .closed:
+                return
+            case .timedOut(let startedRequest):
+                if startedRequest {
+                    state.withLock { $0.stats.readTimeouts += 1 }
+                    refuse(fd, status: 408, "the request was not complete after \(seconds(timeout))", from: client)
+                } else if answered == 0 {
+                    state.withLock { $0.stats.readTimeouts += 1 }
+                    notice("closed a silent connection from \(client): no request within \(seconds(timeout))")
+                } else {
+                    state.withLock { $0.stats.idleClosed += 1 }
+                }
+                return
+            case .refused(let status, let reason):
+                state.withLock { $0.stats.badRequests += 1 }
+                refuse(fd, status: status, reason, from: client)
+                return
+            }
+        }
+    }
+
+    /// Answers a connection over the limit with 503 and closes it.
+    private func reject(_ fd: Int32, from client: String, limit: Int) {
+        var response = HTTPResponse.text(503, "the server is busy: \(limit) connections open. Try again in a moment.")
+        response.headers.append(("Retry-After", "1"))
+        let (written, _) = send(fd, response, keepAlive: false)
+        state.withLock { $0.stats.wireBytes += written }
+        notice("503 to \(client): \(limit) connections open (the limit), connection closed")
+        closeGently(fd)
+    }
+
+    /// Answers a request the server will not take, then closes the connection.
+    private func refuse(_ fd: Int32, status: Int, _ reason: String, from client: String) {
+        let (written, _) = send(fd, .text(status, reason), keepAlive: false)
+        state.withLock { $0.stats.wireBytes += written }
+        notice("\(status) to \(client): \(reason); connection closed")
+        closeGently(fd)
+    }
+
+    /// Ends our side, then reads and drops what the client still sends, for at most a second:
+    /// closing with unread bytes would reset the connection, and the client could lose the answer.
+    private func closeGently(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = monotonicSeconds() + 1
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        var drained = 0
+        while drained < 4 * 1024 * 1024, !isStopped {
+            let remaining = deadline - monotonicSeconds()
+            if remaining <= 0 { return }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32((remaining * 1000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { return }
+            let count = scratch.count
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, count, 0) }
+            if n <= 0 { return }
+            drained += n
+        }
+    }
+
+    // MARK: Requests
+
+    /// Which fault this request gets, if any: its own `fault=` query item (`none` for none),
+    /// else a path rule, else the server-wide fault at its rate (never on `/health`).
+    private static func fault(for request: HTTPRequest, in s: inout State) -> Fault? {
+        if let asked = request.query["fault"] {
+            if asked == "none" { return nil }
+            if let fault = Fault(asked) { return fault }
+        }
+        if let rule = s.faultsByPathPrefix.first(where: { request.path.hasPrefix($0.0) }) { return rule.1 }
+        guard let fault = s.knobs.fault, !request.path.hasPrefix("/health") else { return nil }
+        s.faultCandidates += 1
+        return Fault.hits(requestNumber: s.faultCandidates, rate: s.knobs.faultRate) ? fault : nil
+    }
+
+    /// Answers one request. Returns whether the connection stays open for another.
+    private func respond(to request: HTTPRequest, on fd: Int32, from client: String) -> Bool {
+        let started = monotonicSeconds()
+        let (knobs, fault) = state.withLock { s -> (ServerKnobs, Fault?) in
             s.stats.requests += 1
             s.stats.requestsByPath[request.path, default: 0] += 1
+            let fault = Self.fault(for: request, in: &s)
+            if fault != nil { s.stats.faulted += 1 }
+            return (s.knobs, fault)
         }
-        guard pause(latency) else { return }
+        let askedLatency = request.query["latency"].flatMap(Double.init) ?? knobs.latencySeconds
+        let latency = askedLatency.isNaN ? 0 : min(max(askedLatency, 0), 60)
+        let bandwidth = max(0, request.query["bandwidth"].flatMap(Int.init) ?? knobs.bandwidthBytesPerSecond)
+        let gzipAllowed = request.query["gzip"].map { $0 != "0" } ?? knobs.gzip
+
+        guard pause(latency) else { return false }
 
         let host = request.header("host") ?? "127.0.0.1:\(port)"
-        var response = routes.lazy.filter { request.path.hasPrefix($0.prefix) }
+        var response =
+            routes.lazy.filter { request.path.hasPrefix($0.prefix) }
             .compactMap { $0.route(request, "http://\(host)") }.first
             ?? HTTPResponse.text(404, "no such route: \(request.path)")
 
@@ -220,11 +470,12 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
         if let maxAge = knobs.maxAgeSeconds, response.status == 200, response.header("Cache-Control") == nil {
             response.headers.append(("Cache-Control", "max-age=\(maxAge)"))
         }
+        var notModified = false
         if let etag = response.header("ETag"), request.header("if-none-match") == etag, fault == nil {
-            var notModified = HTTPResponse(status: 304, contentType: response.header("Content-Type") ?? "", body: [])
-            notModified.headers = response.headers.filter { ["etag", "cache-control"].contains($0.0.lowercased()) }
-            response = notModified
-            state.withLock { $0.stats.notModified += 1 }
+            var answer = HTTPResponse(status: 304, contentType: response.header("Content-Type") ?? "", body: [])
+            answer.headers = response.headers.filter { ["etag", "cache-control"].contains($0.0.lowercased()) }
+            response = answer
+            notModified = true
         }
 
         var useGzip = gzipAllowed && request.acceptsGzip && response.compressible && !response.body.isEmpty
@@ -255,92 +506,92 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
         }
         if useGzip { response.headers.append(("Vary", "Accept-Encoding")) }
 
-        let written = send(fd, response, gzip: useGzip, bandwidth: bandwidth, fault: fault)
+        // A dropped or stalled connection is never reused; every other answer keeps it if asked.
+        let brokenOnPurpose = fault == .drop || fault == .stall
+        let keepAlive = request.wantsKeepAlive && !brokenOnPurpose
+        let (written, complete) = send(fd, response, bandwidth: bandwidth, fault: fault, keepAlive: keepAlive)
         state.withLock { s in
             s.stats.wireBytes += written
             if useGzip { s.stats.gzipResponses += 1 }
+            if notModified { s.stats.notModified += 1 }
+            if !complete {
+                s.stats.writeFailures += 1
+            } else if !brokenOnPurpose {
+                s.stats.responses += 1
+            }
         }
-        onRequest?(RequestLogEntry(method: request.method, path: request.path, status: response.status,
-                                   wireBytes: written, gzip: useGzip, fault: fault,
-                                   seconds: monotonicSeconds() - started))
+        onRequest?(
+            RequestLogEntry(
+                method: request.method, path: request.path, status: response.status,
+                wireBytes: written, gzip: useGzip, fault: fault,
+                seconds: monotonicSeconds() - started, client: client))
+        return keepAlive && complete && !isStopped
     }
 
-    /// Reads the request head (and a Content-Length body). Returns nil on a malformed request.
-    private func readRequest(_ fd: Int32) -> HTTPRequest? {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let terminator: [UInt8] = [13, 10, 13, 10]
-        var headEnd: Int?
-        while headEnd == nil {
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<n])
-            if buffer.count > 64 * 1024 { return nil }
-            headEnd = buffer.firstRange(of: terminator)?.lowerBound
-        }
-        guard let end = headEnd,
-              let head = String(bytes: buffer[..<end], encoding: .utf8),
-              var request = HTTPRequest.parseHead(head) else { return nil }
-        var body = Array(buffer[(end + 4)...])
-        let expected = request.header("content-length").flatMap(Int.init) ?? 0
-        while body.count < expected {
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { return nil }
-            body.append(contentsOf: chunk[0..<n])
-        }
-        request.body = Array(body.prefix(expected))
-        return request
-    }
-
-    /// Writes the response, pacing the body at `bandwidth` bytes/s. Returns bytes written.
-    private func send(_ fd: Int32, _ response: HTTPResponse, gzip: Bool,
-                      bandwidth: Int = 0, fault: Fault? = nil) -> Int {
+    /// Writes the response, pacing the body at `bandwidth` bytes/s. Returns the bytes written,
+    /// and whether all that was meant to go out did (a `drop` fault means half the body).
+    private func send(
+        _ fd: Int32, _ response: HTTPResponse,
+        bandwidth: Int = 0, fault: Fault? = nil, keepAlive: Bool
+    ) -> (written: Int, complete: Bool) {
         var head = "HTTP/1.1 \(response.status) \(HTTPResponse.reason(response.status))\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        var written = write(fd, Array(head.utf8))
-        guard written >= 0 else { return 0 }
+        head += "Content-Length: \(response.body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
+        let headBytes = Array(head.utf8)
 
         var body = response.body[...]
         switch fault {
         case .drop?: body = body.prefix(body.count / 2)
         case .stall?:
+            let written = write(fd, headBytes)
+            guard written == headBytes.count else { return (written, false) }
             waitForHangUp(fd)
-            return written
+            return (written, true)
         default: break
         }
+        defer {
+            if fault == .drop {
+                // Reset the connection instead of closing it politely, as a failing network would.
+                var option = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+            }
+        }
+        guard bandwidth > 0 else {
+            // No slow link: head and body in one write.
+            let all = headBytes + body
+            let written = write(fd, all)
+            return (written, written == all.count)
+        }
+        var written = write(fd, headBytes)
+        guard written == headBytes.count else { return (written, false) }
         // A slow link: send in slices, each one on the schedule `bytes sent / bandwidth`.
-        let slice = bandwidth > 0 ? max(1, bandwidth / 50) : max(1, body.count)
+        let slice = max(1, bandwidth / 50)
         let start = monotonicSeconds()
         var sent = 0
         while !body.isEmpty {
             let piece = Array(body.prefix(slice))
             body = body.dropFirst(piece.count)
             let n = write(fd, piece)
-            if n < 0 { break }
-            sent += n
             written += n
-            if bandwidth > 0, !body.isEmpty {
+            if n < piece.count { return (written, false) }
+            sent += n
+            if !body.isEmpty {
                 let due = start + Double(sent) / Double(bandwidth)
-                guard pause(due - monotonicSeconds()) else { break }
+                guard pause(due - monotonicSeconds()) else { return (written, false) }
             }
         }
-        if fault == .drop {
-            // Reset the connection instead of closing it politely, as a failing network would.
-            var option = linger(l_onoff: 1, l_linger: 0)
-            setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
-        }
-        return written
+        return (written, true)
     }
 
-    /// Writes all bytes (MSG_NOSIGNAL: a closed peer gives an error, not SIGPIPE). -1 on error.
+    /// Writes all bytes (MSG_NOSIGNAL: a closed peer gives an error, not SIGPIPE). Returns how
+    /// many went out: fewer than `bytes.count` when the client went away or stopped reading.
     private func write(_ fd: Int32, _ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return offset == 0 ? -1 : offset
+                return offset
             }
             offset += n
         }
@@ -362,12 +613,49 @@ public final class FixtureServer: @unchecked Sendable {  // @unchecked: mutable 
     }
 }
 
-private func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+/// "10 s", "0.5 s".
+private func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+}
+
+/// `send(2)` that never raises SIGPIPE: a closed peer gives -1 (EPIPE) instead.
+func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
     #if canImport(Glibc)
-    return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
     #else
-    return send(fd, bytes.baseAddress, bytes.count, 0)  // Darwin: SO_NOSIGPIPE would be set per socket
+        return send(fd, bytes.baseAddress, bytes.count, 0)  // Darwin: SO_NOSIGPIPE is set on each socket
     #endif
+}
+
+/// A value guarded by an NSCondition: like `Locked`, and a thread can wait for it to change.
+// @unchecked: `condition` guards `value`
+final class Watched<Value>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Reads or changes the value under the lock, then wakes every waiter to look again.
+    @discardableResult
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body(&value)
+    }
+
+    /// Waits until `predicate` holds or `timeout` seconds pass. Returns whether it holds.
+    func wait(timeout: Double, until predicate: (Value) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(value) {
+            if !condition.wait(until: deadline) { return predicate(value) }
+        }
+        return true
+    }
 }
 
 /// A short, stable fingerprint of a body, used as its ETag.
@@ -375,4 +663,18 @@ public func fnv1a(_ bytes: [UInt8]) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return String(hash, radix: 16)
+}
+
+extension URL {
+    /// http://127.0.0.1:PORT
+    static func loopback(port: UInt16) -> URL { http(host: "127.0.0.1", port: port) }
+
+    /// http://HOST:PORT
+    static func http(host: String, port: UInt16) -> URL {
+        var parts = URLComponents()
+        parts.scheme = "http"
+        parts.host = host
+        parts.port = Int(port)
+        return parts.url ?? URL(fileURLWithPath: "/")
+    }
 }

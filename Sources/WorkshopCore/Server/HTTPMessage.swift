@@ -9,8 +9,19 @@ public struct HTTPRequest: Sendable {
     /// Header names are lower-cased.
     public var headers: [String: String]
     public var body: [UInt8]
+    /// "HTTP/1.1" or "HTTP/1.0", as the request line said.
+    public var version = "HTTP/1.1"
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// Whether the client wants the connection kept open after the response: HTTP/1.1 unless it
+    /// sent `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
+    public var wantsKeepAlive: Bool {
+        let tokens = (header("connection") ?? "").lowercased().split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if tokens.contains("close") { return false }
+        return version == "HTTP/1.1" || tokens.contains("keep-alive")
+    }
 
     public var acceptsGzip: Bool {
         guard let value = header("accept-encoding") else { return false }
@@ -22,7 +33,10 @@ public struct HTTPRequest: Sendable {
 
     /// Parses the head (request line and headers) of a request. Returns nil when malformed.
     static func parseHead(_ text: String) -> HTTPRequest? {
-        var lines = text.components(separatedBy: "\r\n")
+        // Lines end in CRLF; a bare LF is taken too (a request typed into `nc`).
+        // ("\r\n" is one Character in Swift, so split the text, not its Characters, on "\n".)
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else { return nil }
         guard let components = URLComponents(string: String(requestLine[1])) else { return nil }
@@ -34,8 +48,9 @@ public struct HTTPRequest: Sendable {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return HTTPRequest(method: String(requestLine[0]), path: components.path,
-                           query: query, headers: headers, body: [])
+        return HTTPRequest(
+            method: String(requestLine[0]), path: components.path,
+            query: query, headers: headers, body: [], version: String(requestLine[2]))
     }
 }
 
@@ -47,8 +62,10 @@ public struct HTTPResponse: Sendable {
     /// True for text bodies worth compressing when the client accepts gzip.
     public var compressible: Bool
 
-    public init(status: Int = 200, contentType: String, body: [UInt8],
-                compressible: Bool = true, headers: [(String, String)] = []) {
+    public init(
+        status: Int = 200, contentType: String, body: [UInt8],
+        compressible: Bool = true, headers: [(String, String)] = []
+    ) {
         self.status = status
         self.headers = [("Content-Type", contentType)] + headers
         self.body = body
@@ -56,8 +73,9 @@ public struct HTTPResponse: Sendable {
     }
 
     public static func text(_ status: Int, _ message: String) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
-                     body: Array((message + "\n").utf8), compressible: false)
+        HTTPResponse(
+            status: status, contentType: "text/plain; charset=utf-8",
+            body: Array((message + "\n").utf8), compressible: false)
     }
 
     public func header(_ name: String) -> String? {
@@ -71,7 +89,11 @@ public struct HTTPResponse: Sendable {
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
+        case 501: "Not Implemented"
         case 503: "Service Unavailable"
         default: "Status \(status)"
         }

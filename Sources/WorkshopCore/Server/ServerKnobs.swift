@@ -2,7 +2,7 @@
 /// Every knob can also be set for one request with a query item of the same name,
 /// e.g. `/timeline?latency=0.5&bandwidth=2000&fault=drop`.
 public struct ServerKnobs: Sendable, Equatable {
-    /// Seconds to wait before answering (query: `latency`).
+    /// Seconds to wait before answering (query: `latency`, capped at 60 s).
     public var latencySeconds: Double
     /// Bytes per second for the response; 0 means no limit (query: `bandwidth`).
     public var bandwidthBytesPerSecond: Int
@@ -13,13 +13,58 @@ public struct ServerKnobs: Sendable, Equatable {
     /// When set, send `Cache-Control: max-age=N`.
     public var maxAgeSeconds: Int?
 
-    public init(latencySeconds: Double = 0, bandwidthBytesPerSecond: Int = 0, gzip: Bool = true,
-                etags: Bool = true, maxAgeSeconds: Int? = nil) {
+    // MARK: Faults for the whole server (`fixture-server --fault KIND --fault-rate R`)
+
+    /// A fault for every request (nil: none). `/health` is never hit, and a request's own
+    /// `fault=` query item wins (`fault=none` asks for a healthy answer).
+    public var fault: Fault?
+    /// The share of requests `fault` hits, 0...1. Deterministic: the server counts the requests
+    /// the fault may hit, and request number n gets it when `floor(n x rate)` goes up, so of
+    /// every N such requests exactly `floor(N x rate)` are hit, evenly spread (0.3: the 4th,
+    /// 7th, 10th, 14th, ...). See `Fault.hits(requestNumber:rate:)`.
+    public var faultRate: Double
+
+    // MARK: Limits (a server for a room)
+
+    /// Connections served at once (at least 1). One more is answered `503 Service Unavailable`
+    /// with `Retry-After: 1` and closed at once.
+    public var maxConnections: Int
+    /// Seconds a client has to send a whole request: counted from the connection opening, or
+    /// from the end of the previous response on a kept-alive connection. A silent or dribbling
+    /// client is closed after it (with 408 if it had started a request), and so is an idle
+    /// kept-alive connection. At least 0.1 s. A client that stops reading a response for this
+    /// long (at least 1 s) is dropped too.
+    public var readTimeoutSeconds: Double
+    /// Bytes of the request line and headers together; more gets `431 Request Header Fields Too Large`.
+    public var maxHeadBytes: Int
+    /// Bytes of a request body (Content-Length); more gets `413 Content Too Large`.
+    public var maxBodyBytes: Int
+
+    public static let defaultMaxConnections = 256
+    public static let defaultReadTimeoutSeconds = 10.0
+    public static let defaultMaxHeadBytes = 16 * 1024
+    public static let defaultMaxBodyBytes = 1024 * 1024
+
+    public init(
+        latencySeconds: Double = 0, bandwidthBytesPerSecond: Int = 0, gzip: Bool = true,
+        etags: Bool = true, maxAgeSeconds: Int? = nil,
+        fault: Fault? = nil, faultRate: Double = 1,
+        maxConnections: Int = ServerKnobs.defaultMaxConnections,
+        readTimeoutSeconds: Double = ServerKnobs.defaultReadTimeoutSeconds,
+        maxHeadBytes: Int = ServerKnobs.defaultMaxHeadBytes,
+        maxBodyBytes: Int = ServerKnobs.defaultMaxBodyBytes
+    ) {
         self.latencySeconds = latencySeconds
         self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
         self.gzip = gzip
         self.etags = etags
         self.maxAgeSeconds = maxAgeSeconds
+        self.fault = fault
+        self.faultRate = faultRate
+        self.maxConnections = maxConnections
+        self.readTimeoutSeconds = readTimeoutSeconds
+        self.maxHeadBytes = maxHeadBytes
+        self.maxBodyBytes = maxBodyBytes
     }
 }
 
@@ -37,6 +82,12 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case truncatedGzip
     /// Send only the first half of the JSON or XML document, as a complete response (`fault=malformed`).
     case malformed
+
+    /// Every kind by name, as `--fault` and `fault=` take them (a status is any code 100-599).
+    public static let kindNames = ["500", "drop", "stall", "corrupt-gzip", "truncated-gzip", "malformed"]
+    /// For help texts and error messages.
+    public static let kindsHelp =
+        "500 (or any HTTP status 100-599), drop, stall, corrupt-gzip, truncated-gzip or malformed"
 
     public init?(_ text: String) {
         switch text {
@@ -61,10 +112,20 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
         case .malformed: "malformed"
         }
     }
+
+    /// Whether the `requestNumber`-th request (1, 2, 3, ...) a server-wide fault may hit gets
+    /// it at `rate` (0...1): yes when `floor(n x rate)` is more than `floor((n - 1) x rate)`.
+    /// Integer arithmetic in millionths, so 0.3 hits exactly 3 of every 10, always the same ones.
+    public static func hits(requestNumber n: Int, rate: Double) -> Bool {
+        guard n > 0, rate > 0 else { return false }
+        let perMillion = Int((min(rate, 1) * 1_000_000).rounded())
+        return n * perMillion / 1_000_000 > (n - 1) * perMillion / 1_000_000
+    }
 }
 
 /// What the server did, counted as it happened.
 public struct ServerStats: Sendable, Equatable {
+    /// Requests read in full (counted before the latency, whatever the answer).
     public var requests = 0
     /// Bytes written to sockets: status line, headers and body, as they left the server.
     public var wireBytes = 0
@@ -74,6 +135,28 @@ public struct ServerStats: Sendable, Equatable {
     public var notModified = 0
     /// Requests per path, e.g. ["/timeline": 1, "/icons/alice.png": 1].
     public var requestsByPath: [String: Int] = [:]
+
+    /// Responses to `requests` written in full (a `drop` fault's half body, a `stall`, or a
+    /// client that went away mid-response does not count).
+    public var responses = 0
+    /// Requests answered with a fault (the query item's, a path rule's or the server-wide one).
+    public var faulted = 0
+    /// Connections accepted, served or not.
+    public var connections = 0
+    /// Connections open right now (being served, idle between kept-alive requests, or silent).
+    public var openConnections = 0
+    /// Connections over `maxConnections`: answered 503 and closed.
+    public var rejected = 0
+    /// Requests refused before routing: malformed (400), head too large (431), body too large
+    /// (413), chunked body (501). The connection is closed after the answer.
+    public var badRequests = 0
+    /// Connections closed because no complete request came within the read timeout: silent
+    /// clients, and clients that started a request and did not finish it (those get 408).
+    public var readTimeouts = 0
+    /// Kept-alive connections closed after the read timeout with no new request (normal).
+    public var idleClosed = 0
+    /// Responses that could not be written in full because the client went away or stopped reading.
+    public var writeFailures = 0
 
     public init() {}
 
@@ -92,11 +175,14 @@ public struct RequestLogEntry: Sendable {
     public var gzip: Bool
     public var fault: Fault?
     public var seconds: Double
+    /// The client's IPv4 address, e.g. "127.0.0.1" or "192.168.1.23".
+    public var client: String = "127.0.0.1"
 
     public var line: String {
         var text = "\(method) \(path) -> \(status), \(wireBytes) bytes on the wire"
         if gzip { text += ", gzip" }
         if let fault { text += ", fault \(fault)" }
+        if !client.hasPrefix("127.") { text += ", from \(client)" }
         return text + String(format: ", %.3f s", seconds)
     }
 }

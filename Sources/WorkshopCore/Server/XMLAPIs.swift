@@ -69,18 +69,28 @@ public enum XMLAPIs {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static let givenNames = ["Aoi", "Ren", "Haruto", "Sakura", "Yui", "Sota", "Mei", "Kaito", "Hina", "Riku",
-                                     "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
-    private static let familyNames = ["Sato", "Suzuki", "Takahashi", "Tanaka", "Watanabe", "Ito", "Yamamoto",
-                                      "Nakamura", "Kobayashi", "Kato", "Smith", "Jones", "Brown", "Miller"]
-    private static let cities = ["東京都渋谷区", "大阪府大阪市", "Kyoto", "札幌市", "Fukuoka", "Sendai", "横浜市",
-                                 "San Francisco", "London", "Nagoya", "神戸市", "Berlin"]
-    private static let words = ["gzip", "table view", "main thread", "queue", "run loop", "SQLite", "cache",
-                                "parser", "icon", "timeline", "3G", "Wi-Fi", "latency", "XML", "JSON",
-                                "サクサク", "通信", "解析", "描画", "スレッド", "圧縮", "速い", "遅い",
-                                "release", "build", "test", "review", "coffee", "lunch", "bug", "fix"]
-    private static let tagNames = ["new", "sale", "limited", "gift", "popular", "eco", "handmade", "import",
-                                   "セール", "限定", "人気", "送料無料"]
+    private static let givenNames = [
+        "Aoi", "Ren", "Haruto", "Sakura", "Yui", "Sota", "Mei", "Kaito", "Hina", "Riku",
+        "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy",
+    ]
+    private static let familyNames = [
+        "Sato", "Suzuki", "Takahashi", "Tanaka", "Watanabe", "Ito", "Yamamoto",
+        "Nakamura", "Kobayashi", "Kato", "Smith", "Jones", "Brown", "Miller",
+    ]
+    private static let cities = [
+        "東京都渋谷区", "大阪府大阪市", "Kyoto", "札幌市", "Fukuoka", "Sendai", "横浜市",
+        "San Francisco", "London", "Nagoya", "神戸市", "Berlin",
+    ]
+    private static let words = [
+        "gzip", "table view", "main thread", "queue", "run loop", "SQLite", "cache",
+        "parser", "icon", "timeline", "3G", "Wi-Fi", "latency", "XML", "JSON",
+        "サクサク", "通信", "解析", "描画", "スレッド", "圧縮", "速い", "遅い",
+        "release", "build", "test", "review", "coffee", "lunch", "bug", "fix",
+    ]
+    private static let tagNames = [
+        "new", "sale", "limited", "gift", "popular", "eco", "handmade", "import",
+        "セール", "限定", "人気", "送料無料",
+    ]
 
     private static func name(_ i: Int) -> (given: String, family: String) {
         (givenNames[(i * 7 + 3) % givenNames.count], familyNames[(i * 5 + 1) % familyNames.count])
@@ -91,8 +101,9 @@ public enum XMLAPIs {
     }
 
     private static func date(_ random: inout SeededRandom) -> String {
-        String(format: "2010-06-%02dT%02d:%02d:%02d+09:00", 1 + random.next(below: 28), random.next(below: 24),
-               random.next(below: 60), random.next(below: 60))
+        String(
+            format: "2010-06-%02dT%02d:%02d:%02d+09:00", 1 + random.next(below: 28), random.next(below: 24),
+            random.next(below: 60), random.next(below: 60))
     }
 
     private static func friend(_ i: Int, _ random: inout SeededRandom) -> [String] {
@@ -125,7 +136,9 @@ public enum XMLAPIs {
     }
 
     private static func item(_ i: Int, _ random: inout SeededRandom) -> [String] {
-        let tags = (0..<(1 + random.next(below: 3))).map { _ in "      <tag>\(tagNames[random.next(below: tagNames.count)])</tag>" }
+        let tags = (0..<(1 + random.next(below: 3))).map { _ in
+            "      <tag>\(tagNames[random.next(below: tagNames.count)])</tag>"
+        }
         return [
             "  <item sku=\"SK-\(String(format: "%05d", 10_000 + i * 13))\">",
             "    <title>\(sentence(&random, words: 2 + random.next(below: 3)))</title>",
@@ -147,7 +160,7 @@ public enum XMLAPIs {
         init(seed: UInt64) { state = seed }
 
         mutating func next(below bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(bound))
         }
     }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a check's driver (the main.swift compiled with the learner's files, see
+/// `Exercise.driver`) uses to talk to the `ExerciseRunner` that started it.
+public enum ExerciseDriver {
+    /// The line the results are printed on, after this marker, as JSON.
+    public static let marker = "WORKSHOP-RESULTS "
+    /// The environment variable with the path of the thread-sanitized build, when there is one.
+    public static let sanitizedBuildVariable = "WORKSHOP_SANITIZED_BUILD"
+    /// Set instead when that build did not compile: the compiler's message.
+    public static let sanitizedBuildErrorVariable = "WORKSHOP_SANITIZED_BUILD_ERROR"
+
+    /// Prints the results for the runner (unbuffered, so a crash afterwards loses nothing).
+    public static func report(_ results: [CheckResult]) {
+        let json = (try? JSONEncoder().encode(results)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        FileHandle.standardOutput.write(Data((marker + json + "\n").utf8))
+    }
+
+    /// The results in a driver's output, or nil when it printed none (it crashed first).
+    public static func results(in output: String) -> [CheckResult]? {
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return nil }
+        return try? JSONDecoder().decode([CheckResult].self, from: Data(line.dropFirst(marker.count).utf8))
+    }
+
+    /// This program's own path.
+    public static var executable: String { Toolchain.runningExecutable }
+
+    /// The thread-sanitized build of this driver, or why there is none.
+    public static var sanitizedBuild: Result<String, BuildFailure> {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment[sanitizedBuildVariable], !path.isEmpty { return .success(path) }
+        return .failure(BuildFailure(environment[sanitizedBuildErrorVariable] ?? "no sanitized build was made"))
+    }
+
+    public struct BuildFailure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+}

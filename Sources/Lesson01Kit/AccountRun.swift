@@ -1,0 +1,90 @@
+import Foundation
+import WorkshopCore
+
+/// What a lesson 01 run leaves behind besides its metrics.
+public struct AccountDetails: Sendable {
+    /// The rows as they stood at the end, in screen order.
+    public var rows: [TableRow]
+    /// Labels in the order their results reached the main thread.
+    public var completionOrder: [String]
+    public var cancelled: [String]
+    /// The most fetches seen executing at once (blocking calls: one).
+    public var maxConcurrent: Int
+}
+
+/// Runs one variant of lesson 01 and adds the lesson's own metrics.
+public enum AccountRun {
+    public struct Settings: Sendable {
+        /// `maxConcurrentOperationCount` of the threaded variant's queue.
+        public var width: Int
+        public var output: ScreenOutput
+        /// Upper bound for the whole run (default: the plan's worst case); a run that has not
+        /// finished by then has failed.
+        public var timeoutSeconds: Double?
+        public init(width: Int = 2, output: ScreenOutput = .silent, timeoutSeconds: Double? = nil) {
+            self.width = width
+            self.output = output
+            self.timeoutSeconds = timeoutSeconds
+        }
+    }
+
+    /// Call on the main thread: it serves the main run loop until every row has settled.
+    @MainActor
+    public static func perform(_ variant: Variant, plan: AccountPlan, settings: Settings) -> VariantRun<AccountDetails>
+    {
+        let requestsBefore = plan.endpoint.requestsServed
+        let session = HTTPFetcher(timeout: plan.endpoint.timeoutSeconds).session
+        let controller = AccountController(
+            title: "account (\(variant.rawValue))", output: settings.output, labels: plan.labels)
+        let flow = variant == .threaded ? ThreadedAccount(width: settings.width, session: session) : nil
+        var run = VariantRun.perform(
+            variant.rawValue, controller: controller, timeout: settings.timeoutSeconds ?? plan.worstCaseSeconds,
+            details: AccountDetails(
+                rows: controller.rows, completionOrder: controller.completionOrder, cancelled: controller.cancelled,
+                maxConcurrent: flow?.gauge.most ?? 1)
+        ) {
+            if let flow {
+                flow.start(plan, controller: controller)
+            } else {
+                NoThreadAccount.run(plan, controller: controller, session: session)
+            }
+        }
+        // Nothing is left running after a run, even one that gave up.
+        flow?.cancel()
+        session.invalidateAndCancel()
+
+        let total = run.seconds("totalSeconds") ?? 0
+        let slowDelivered = plan.slowItem.map { controller.wasDelivered(AccountPlan.itemLabel($0)) } ?? false
+        run.metrics.insert(("firstRowsSeconds", .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
+        run.metrics += [
+            ("maxConcurrentOperationsSeen", .count(run.details.maxConcurrent)),
+            ("cancelTapHandledSeconds", .seconds(controller.cancelTapHandledAt ?? total)),
+            ("cancelledItemDelivered", .count(slowDelivered ? 1 : 0)),
+        ]
+        if let before = requestsBefore, let after = plan.endpoint.requestsServed {
+            run.metrics.append(("requestsServed", .count(after - before)))
+        }
+        run.metrics.append(("completionOrder", .text(controller.completionOrder.map(short).joined(separator: " "))))
+        return run
+    }
+
+    /// What the numbers say: how many requests overlapped, and what the main thread gained.
+    public static func takeaway(_ runs: [VariantRun<AccountDetails>]) -> String {
+        guard runs.count == 2, let plain = runs.first, let queued = runs.last else {
+            return "Run both variants (the default) to compare them."
+        }
+        let (total, tap) = ("totalSeconds", "cancelTapHandledSeconds")
+        return String(
+            format: """
+                The queue ran up to %d requests at once and finished in %.2f s instead of %.2f s; the main thread's worst \
+                freeze went from %.2f s to %.3f s, and the cancel tap was handled after %.2f s instead of %.2f s.
+                """, queued.details.maxConcurrent, queued.seconds(total) ?? 0, plain.seconds(total) ?? 0,
+            plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, queued.seconds(tap) ?? 0,
+            plain.seconds(tap) ?? 0)
+    }
+
+    /// "item 3" -> "i3", for a completion order that fits on one line.
+    static func short(_ label: String) -> String {
+        label.hasPrefix("item ") ? "i" + label.dropFirst(5) : label
+    }
+}

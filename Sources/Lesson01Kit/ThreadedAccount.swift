@@ -1,0 +1,119 @@
+import Foundation
+import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The threaded variant: the whole job as a graph of operations on one `OperationQueue`.
+///
+///     login ──> parse token ──┬──> get-user ──> parse user
+///                             ├──> item 1 ──> parse item 1
+///                             └──> item 2 ──> parse item 2 ...
+///     welcome (data: URL) ──> parse note
+///
+/// The queue runs at most `width` operations at once; dependencies decide the order; the
+/// main thread only receives results (`onFinish` -> `DispatchQueue.main.async`).
+public final class ThreadedAccount: Sendable {
+    let queue: OperationQueue
+    let gauge = ConcurrencyGauge()
+    let session: URLSession
+
+    public init(width: Int, session: URLSession) {
+        queue = OperationQueue()
+        queue.name = "fetch-queue"
+        queue.maxConcurrentOperationCount = width  // the article's "並列度"
+        self.session = session
+    }
+
+    /// Called on the main thread; returns at once. Results arrive later, on main.
+    @MainActor
+    public func start(_ plan: AccountPlan, controller: AccountController) {
+        controller.showLoading("logging in...")
+
+        let login = fetch("login") { plan.loginRequest() }
+        let token = parse(login, "token", label: "login", controller, AccountParsing.token) { _ in
+            AccountParsing.loginRow(user: plan.user)
+        }
+        let user = fetch("get-user") { try plan.userRequest(token: Self.value(of: token)) }
+        user.addDependency(token)  // get-user needs the token: it starts only after the parse
+        let profile = parse(user, "profile", label: "user", controller, AccountParsing.profile, AccountParsing.userRow)
+        let welcome = fetch("welcome", json: false) { plan.welcomeRequest() }
+        let note = parse(welcome, "note", label: "welcome", controller, AccountParsing.text, AccountParsing.welcomeRow)
+        var operations: [Operation] = [login, token, user, profile, welcome, note]
+        var fetches = [login, user, welcome]
+        for id in plan.itemIDs {
+            let label = AccountPlan.itemLabel(id)
+            let item = fetch(label) { try plan.itemRequest(id: id, token: Self.value(of: token)) }
+            item.addDependency(token)
+            if id == plan.slowItem {
+                item.queuePriority = .veryHigh  // start it first, so the user's tap finds it in flight
+                controller.onCancelTap = { item.cancel() }
+            }
+            let parsed = parse(
+                item, "parse \(id)", label: label, controller, AccountParsing.item, AccountParsing.itemRow)
+            operations += [item, parsed]
+            fetches.append(item)
+        }
+        // Once a step has failed the run has failed: cancel every fetch still waiting or in flight.
+        // (A step whose token never came fails with the token's failure anyway, without a request.)
+        controller.onFailure = { [fetches] in for fetch in fetches { fetch.cancel() } }
+        queue.addOperations(operations, waitUntilFinished: false)
+    }
+
+    /// Cancels whatever is still queued or running (a run that gave up).
+    public func cancel() { queue.cancelAllOperations() }
+
+    /// A fetch named `name`; API answers must be JSON (`JSONFetchOperation`), the note is text.
+    private func fetch(
+        _ name: String, json: Bool = true, _ makeRequest: @escaping @Sendable () throws -> URLRequest
+    ) -> FetchOperation {
+        let operation =
+            json
+            ? JSONFetchOperation(session: session, makeRequest: makeRequest)
+            : FetchOperation(session: session, makeRequest: makeRequest)
+        operation.name = name
+        operation.gauge = gauge
+        return operation
+    }
+
+    /// A ParseOperation whose result is shown on the main thread as `label`'s row.
+    private func parse<Value: Sendable>(
+        _ source: FetchOperation, _ name: String, label: String, _ controller: AccountController,
+        _ parse: @escaping @Sendable (FetchedBody) throws -> Value,
+        _ describe: @escaping @Sendable (Value) -> TableRow
+    ) -> ParseOperation<Value> {
+        let operation = ParseOperation(parsing: source, name: name, parse: parse)
+        operation.onFinish = { result in
+            // On a queue thread: hop to main, where the Screen lives.
+            DispatchQueue.main.async { controller.show(label, result, describe: describe) }
+        }
+        return operation
+    }
+
+    /// The parsed value of a dependency, or its failure passed on: a get-user whose login
+    /// failed fails with the login's failure, and sends nothing.
+    public static func value<Value>(of step: ParseOperation<Value>) throws(FetchError) -> Value {
+        switch step.result {
+        case .success(let value)?: return value
+        case .failure(let error)?: throw error
+        case nil: throw .cancelled(url: "\(step.name ?? "a step") had not run")
+        }
+    }
+}
+
+/// Counts operations executing at once and remembers the most seen, from any thread.
+public final class ConcurrencyGauge: Sendable {
+    private struct Counts { var now = 0, most = 0 }
+    private let counts = Locked(Counts())  // a lock: enter/leave come from many threads
+    public init() {}
+    func enter() {
+        counts.withLock {
+            $0.now += 1
+            $0.most = max($0.most, $0.now)
+        }
+    }
+    func leave() { counts.withLock { $0.now -= 1 } }
+    public var most: Int { counts.current.most }
+    public var now: Int { counts.current.now }
+}

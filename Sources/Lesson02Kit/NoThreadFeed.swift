@@ -1,0 +1,22 @@
+import Foundation
+import WorkshopCore
+
+/// The no-thread variant: the main thread downloads the whole feed, waiting for its last byte,
+/// and only then parses it. The Screen cannot draw a single frame until both are done.
+public enum NoThreadFeed {
+    /// Runs on the main thread and returns when the feed is shown (or has failed), with the
+    /// moment its last byte arrived (a `monotonicSeconds()` stamp; nil when it never did).
+    @MainActor
+    public static func run(_ url: URL, timeout: Double, controller: FeedController) -> Double? {
+        let fetcher = HTTPFetcher(timeout: timeout)
+        defer { fetcher.session.invalidateAndCancel() }
+        let data: Data
+        do { data = try fetcher.fetchBlocking(url) } catch {
+            controller.fail("\(error)")
+            return nil
+        }
+        let downloadEnded = monotonicSeconds()
+        controller.finish(FeedParser.parse(data, url: url) { controller.show($0) }.map(\.count))
+        return downloadEnded
+    }
+}

@@ -1,0 +1,25 @@
+import WorkshopCore
+
+/// The article's `no_thread` branch: everything on the main thread.
+///
+/// The timeline is fetched, then every row is drawn, and drawing a row fetches its icon,
+/// all while the main thread waits on the network. The Screen cannot draw a single frame
+/// until the very end: on a phone, that is a black screen that ignores your finger.
+public enum NoThreadTimeline {
+    /// Runs on the main thread and returns when everything is done.
+    @MainActor
+    public static func run(_ controller: TimelineController, client: TimelineClient, rows: Int) {
+        let entries: [TimelineEntry]
+        do {
+            entries = try controller.trace.measure("fetch timeline") { try client.timeline(count: rows) }
+        } catch {
+            return controller.fail("\(error)")
+        }
+        controller.showTimeline(entries)
+        // `tableView:cellForRowAtIndexPath:` in the article fetched each icon while drawing its cell.
+        for (index, entry) in entries.enumerated() {
+            let icon = controller.trace.measure("fetch icon \(index + 1)") { try? client.icon(for: entry) }
+            controller.showIcon(icon, forRow: index)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import WorkshopCore
+
+/// What a lesson 03 run leaves behind besides its metrics.
+public struct TimelineDetails: Sendable {
+    /// The table as it stood at the end: the result every variant must agree on.
+    public var rows: [TableRow]
+    /// From the rows on screen to the last icon in (nil if the rows never came).
+    public var iconsPhaseSeconds: Double?
+}
+
+/// Runs one variant of lesson 03 against an endpoint and adds the lesson's own metrics.
+public enum TimelineRun {
+    public struct Settings: Sendable {
+        public var rows = 20
+        public var imageWidth = 1
+        public var output = ScreenOutput.silent
+        /// Upper bound for the whole run; a run that has not finished by then has failed.
+        public var timeoutSeconds = 120.0
+        public init() {}
+    }
+
+    /// Call on the main thread: it serves the main run loop until the variant has finished.
+    @MainActor
+    public static func perform(
+        _ variant: Variant, endpoint: FixtureEndpoint, settings: Settings,
+        prepare: (TimelineController) -> Void = { _ in }
+    ) -> VariantRun<TimelineDetails> {
+        let requestsBefore = endpoint.requestsServed
+        let controller = TimelineController(title: "public timeline (\(variant.rawValue))", output: settings.output)
+        let client = TimelineClient(endpoint: endpoint)
+        prepare(controller)
+        var run = VariantRun.perform(
+            variant.rawValue, controller: controller, timeout: settings.timeoutSeconds,
+            details: TimelineDetails(
+                rows: controller.screen.table.rows, iconsPhaseSeconds: controller.iconsPhaseSeconds)
+        ) {
+            switch variant {
+            case .threaded:
+                ThreadedTimeline(imageWidth: settings.imageWidth).start(controller, client: client, rows: settings.rows)
+            default: NoThreadTimeline.run(controller, client: client, rows: settings.rows)
+            }
+        }
+        let total = run.seconds("totalSeconds") ?? 0
+        run.metrics.insert(("timelineShownSeconds", .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
+        run.metrics.insert(("allIconsShownSeconds", .seconds(run.screen.completeSeconds ?? total)), at: 3)
+        if let phase = run.details.iconsPhaseSeconds { run.metrics.append(("iconsPhaseSeconds", .seconds(phase))) }
+        if let before = requestsBefore, let after = endpoint.requestsServed {
+            run.metrics.append(("requestsServed", .count(after - before)))
+        }
+        run.metrics.append(("iconFailures", .count(controller.iconFailures)))
+        return run
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import WorkshopCore
+
+/// One launch of the app and what it left behind.
+public struct Launch: Sendable {
+    public var name: String
+    public var source: RevalidatingFetcher.Source?
+    public var preloaded: LaunchJob.Preloaded?
+    public var parsed: LaunchJob.Parsed?
+    /// Requests the server saw and bytes it wrote during this launch (nil with `--server`).
+    public var serverRequests: Int?
+    public var wireBytes: Int?
+    /// The rows on the Screen at the end.
+    public var rows: [TableRow]
+    public var seconds = 0.0
+    public var screen: ScreenMetrics?
+    public var failure: String?
+
+    /// Requests this launch sent: the server's count when it is ours, else the client's.
+    public var requests: Int { serverRequests ?? (source == .fresh || source == nil ? 0 : 1) }
+}
+
+/// What a lesson 05 run leaves behind besides its metrics: its launches, in order.
+public struct ShopDetails: Sendable {
+    public var launches: [Launch]
+    public var first: Launch? { launches.first }
+    /// Launches after the first that downloaded the whole body.
+    public var fullDownloadsAfterFirst: Int { launches.dropFirst().filter { $0.source == .downloaded }.count }
+}
+
+/// One variant: three launches of the app, sharing one on-disk HTTP cache that starts empty.
+///
+/// 1. first launch: nothing cached, the orders are downloaded in full;
+/// 2. second launch, right after: the stored response is within its max-age, no request;
+/// 3. the next day (the cache's clock is moved on 24 hours, nobody waits): max-age has run
+///    out, so the app asks "If-None-Match" and the server answers 304 with no body.
+public enum ShopRun {
+    static let launches: [(name: String, metric: String, laterBy: Double)] = [
+        ("first launch", "firstLaunch", 0), ("second launch", "secondLaunch", 0),
+        ("next-day launch", "nextDayLaunch", 86_400),
+    ]
+
+    /// Call on the main thread: each launch serves the main run loop until it is done. A
+    /// failed launch ends the variant (no relaunch after it).
+    @MainActor
+    public static func perform(
+        _ variant: Variant, setup: ShopSetup, output: ScreenOutput = .silent
+    ) -> VariantRun<ShopDetails> {
+        let folder = setup.scratch.url.appendingPathComponent("http-cache-\(variant.rawValue)")
+        try? FileManager.default.removeItem(at: folder)  // every variant starts with an empty cache
+        let cache = HTTPDiskCache(directory: folder)
+        var runs: [VariantRun<Launch>] = []
+        for launch in launches {
+            let laterBy = launch.laterBy
+            let fetcher = RevalidatingFetcher(
+                cache: cache, timeout: setup.endpoint.timeoutSeconds, now: { Date().addingTimeInterval(laterBy) })
+            runs.append(perform(variant, launch.name, setup: setup, fetcher: fetcher, output: output))
+            if runs.last?.failure != nil { break }
+        }
+        return combined(variant, runs)
+    }
+
+    /// One launch as `variant`, with a new app (controller and Screen) over the shared cache.
+    @MainActor
+    static func perform(
+        _ variant: Variant, _ name: String, setup: ShopSetup, fetcher: RevalidatingFetcher, output: ScreenOutput
+    ) -> VariantRun<Launch> {
+        let before = setup.endpoint.server?.stats
+        let app = ShopController(title: "shop, \(name) (\(variant.rawValue))", output: output)
+        let job = LaunchJob(
+            databasePath: setup.databasePath, ordersURL: setup.ordersURL, fetcher: fetcher, trace: app.trace)
+        var run = VariantRun.perform(
+            name, controller: app, timeout: setup.launchTimeoutSeconds,
+            details: Launch(
+                name: name, source: app.fetched?.source, preloaded: app.preloaded, parsed: app.parsed,
+                rows: app.screen.table.rows)
+        ) {
+            switch variant {
+            case .threaded: ThreadedLaunch().start(app, job: job)
+            default: NoThreadLaunch.run(app, job: job)
+            }
+        }
+        if let before, let after = setup.endpoint.server?.stats {
+            run.details.serverRequests = after.requests - before.requests
+            run.details.wireBytes = after.wireBytes - before.wireBytes
+        }
+        run.details.seconds = run.seconds("totalSeconds") ?? 0
+        run.details.screen = run.screen
+        run.details.failure = run.failure
+        return run
+    }
+
+    /// The variant's run: every launch's figures; the first launch's Screen and timeline.
+    static func combined(_ variant: Variant, _ runs: [VariantRun<Launch>]) -> VariantRun<ShopDetails> {
+        let details = ShopDetails(launches: runs.map(\.details))
+        let first = runs[0]
+        var run = VariantRun(
+            name: variant.rawValue, metrics: metrics(details), failure: nil, trace: first.trace, screen: first.screen,
+            details: details, gotStarted: first.gotStarted, traceOffset: first.traceOffset)
+        run.failure = runs.lazy.compactMap { launch in launch.failure.map { "\(launch.name): \($0)" } }.first
+        if run.gotStarted {
+            run.notes =
+                details.launches.map { launch in
+                    "  \(launch.name): orders from \(launch.source?.rawValue ?? "nowhere"), "
+                        + counted(launch.requests, "request")
+                        + (launch.wireBytes.map { ", \($0) bytes on the wire" } ?? "")
+                } + ["  (the timeline below is the first launch's)"]
+        }
+        return run
+    }
+}
+
+extension ShopRun {
+    /// The four every lesson reports, over the three launches (first content and orders shown:
+    /// the first launch's); the article's table, from the first launch; each launch's requests.
+    static func metrics(_ details: ShopDetails) -> [(String, Metric)] {
+        guard let first = details.first, let screen = first.screen else { return [] }
+        let launches = details.launches
+        var metrics: [(String, Metric)] = [
+            ("totalSeconds", .seconds(launches.map(\.seconds).reduce(0, +))),
+            ("firstContentSeconds", .seconds(screen.firstContentSeconds ?? first.seconds)),
+            ("ordersShownSeconds", .seconds(screen.firstRowsSeconds ?? first.seconds)),
+            ("mainThreadMaxStallSeconds", .seconds(launches.compactMap(\.screen?.maxStallSeconds).max() ?? 0)),
+            ("droppedFrames", .count(launches.compactMap(\.screen?.droppedFrames).reduce(0, +))),
+        ]
+        // Part 1, from the first launch: the article's table.
+        if let preloaded = first.preloaded, let parsed = first.parsed {
+            metrics += [
+                ("preloadSeconds", .seconds(preloaded.seconds)),
+                ("naiveParseSeconds", .seconds(parsed.naiveSeconds)),
+                ("cachedParseSeconds", .seconds(parsed.cachedSeconds)),
+                ("naiveQueries", .count(parsed.naiveQueries)),
+                ("cachedQueries", .count(preloaded.queries)),
+            ]
+        }
+        // Part 2: what each launch asked of the server.
+        for (launch, run) in zip(Self.launches, launches) {
+            metrics.append(("\(launch.metric)Requests", .count(run.requests)))
+            if let bytes = run.wireBytes { metrics.append(("\(launch.metric)WireBytes", .bytes(bytes))) }
+            metrics.append(("\(launch.metric)Source", .text(run.source.map(shortName) ?? "-")))
+        }
+        metrics.append(("fullDownloadsAfterFirstLaunch", .count(details.fullDownloadsAfterFirst)))
+        return metrics
+    }
+
+    static func shortName(_ source: RevalidatingFetcher.Source) -> String {
+        switch source {
+        case .fresh: "fresh"
+        case .revalidated: "304"
+        case .downloaded: "200"
+        }
+    }
+}
+
+extension ShopRun {
+    /// What the numbers mean, from the first variant's first launch and every variant's worst freeze.
+    public static func takeaway(_ runs: [VariantRun<ShopDetails>]) -> String {
+        guard let launches = runs.first?.details.launches, let parsed = launches.first?.parsed,
+            let preloaded = launches.first?.preloaded
+        else { return "" }
+        var text = String(
+            format: """
+                Pre-loading %d products took %.3f s (1 query) and cut parsing %d orders from %.3f s \
+                (%d queries) to %.3f s;
+                """, preloaded.index.count, preloaded.seconds, parsed.orders.count, parsed.naiveSeconds,
+            parsed.naiveQueries, parsed.cachedSeconds)
+        text +=
+            " the relaunches sent \(listed(launches.dropFirst().map { counted($0.requests, "request") }))"
+            + " instead of a full download"
+        // Only an in-process server can count the bytes it wrote; with --server, say nothing.
+        let bytes = launches.compactMap(\.wireBytes)
+        text += bytes.count == launches.count ? " (wire: \(bytes.map { "\($0) B" }.joined(separator: " / ")))." : "."
+        let stalls = runs.map { ($0.name, $0.seconds("mainThreadMaxStallSeconds") ?? 0) }
+        if let plain = stalls.first(where: { $0.0 == "no-thread" }),
+            let queued = stalls.first(where: { $0.0 == "threaded" })
+        {
+            text += String(
+                format: " Off the main thread, the worst freeze went from %.2f s to %.3f s.", plain.1, queued.1)
+        }
+        return text
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import WorkshopCore
+
+/// Runs one strategy of the `SaveJob` on one connection: the code is the same whichever
+/// thread calls it. Where it runs is the variants' business (NoThreadSave, ThreadedSave).
+public enum BulkSave {
+    public struct Result: Sendable {
+        public var strategy: SaveStrategy
+        public var rows: Int
+        public var seconds: Double
+        public var commits: Int
+        public var rowsPerStatement: Int
+        public var rowsPerSecond: Double { seconds > 0 ? Double(rows) / seconds : 0 }
+    }
+
+    static let upsertOneRow = """
+        insert into tblA (id, message, flg) values (?, ?, ?)
+        on conflict(id) do update set message = excluded.message, flg = excluded.flg
+        """
+
+    /// Writes `job`'s rows with `strategy`. `committed(rowsSoFar)` is called after each
+    /// commit (on the calling thread); when it throws, the save stops there. A failing commit
+    /// throws after rolling back only its own transaction: what was committed before stays.
+    public static func run(
+        _ strategy: SaveStrategy, job: SaveJob, on database: SQLiteDatabase,
+        committed reportCommitted: (Int) throws -> Void
+    ) throws -> Result {
+        // Every commit goes through here: the injected slow-storage latency, then the report.
+        func committed(_ rows: Int) throws {
+            if job.commitLatencySeconds > 0 { Thread.sleep(forTimeInterval: job.commitLatencySeconds) }
+            try reportCommitted(rows)
+        }
+        if let limit = job.variableLimit { database.variableLimit = limit }
+        let total = job.rows(for: strategy)
+        let clock = Stopwatch()
+        var commits = 0
+        var rowsPerStatement = 1
+        switch strategy {
+        case .perRowCommit:
+            // No BEGIN: each run is its own transaction, with its own sync to disk.
+            let statement = try database.prepare(upsertOneRow)
+            for i in 1...total {
+                try statement.run(SaveJob.row(i))
+                commits += 1
+                try committed(i)
+                if let budget = job.perRowCommitBudgetSeconds, clock.elapsed > budget { break }
+            }
+        case .oneTransaction:
+            let statement = try database.prepare(upsertOneRow)
+            try database.transaction {
+                for i in 1...total { try statement.run(SaveJob.row(i)) }
+            }
+            commits = 1
+            try committed(total)
+        case .multiRowBatches:
+            let batcher = try UpsertBatcher(
+                database: database, table: "tblA", columns: SaveJob.columns, key: "id",
+                maxRowsPerStatement: job.batchRows)
+            rowsPerStatement = batcher.rowsPerStatement
+            commits = try writeInTransactions(
+                (1...total).lazy.map(SaveJob.row), batchRows: job.batchRows,
+                with: batcher, committed: committed)
+        }
+        // Rows actually written: one row per commit may have stopped early (its time budget).
+        let rows = strategy == .perRowCommit ? commits : total
+        return Result(
+            strategy: strategy, rows: rows, seconds: clock.elapsed, commits: commits,
+            rowsPerStatement: rowsPerStatement)
+    }
+
+    /// Upserts `rows` with `batcher`, `batchRows` rows per transaction; returns the commits.
+    /// A failing row rolls back its own transaction only: the batches before it stay
+    /// committed, and nothing after it is tried. `committed(rowsSoFar)` follows each commit.
+    public static func writeInTransactions<Rows: Collection>(
+        _ rows: Rows, batchRows: Int, with batcher: UpsertBatcher,
+        committed: (Int) throws -> Void
+    ) throws -> Int
+    where Rows.Element == [SQLValue] {
+        var written = 0
+        var commits = 0
+        var pending = rows[...]
+        while !pending.isEmpty {
+            let batch = pending.prefix(batchRows)
+            pending = pending.dropFirst(batch.count)
+            try batcher.database.transaction { try batcher.write(batch) }
+            written += batch.count
+            commits += 1
+            try committed(written)
+        }
+        return commits
+    }
+
+    /// The whole table as one number (FNV-1a of its `id|message|flg` lines in key order):
+    /// equal digests, equal tables.
+    public static func digest(of database: SQLiteDatabase) throws -> String {
+        let text =
+            try database.query(
+                """
+                select group_concat(id || '|' || ifnull(message, '') || '|' || ifnull(flg, ''), char(10))
+                from (select * from tblA order by id)
+                """
+            ).first?.first?.string ?? ""
+        return fnv1a(Array(text.utf8))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import WorkshopCore
+
+/// The "view controller" of this lesson: it shows how the save is going on the Screen and
+/// never touches the database itself; the variants decide where the writing runs.
+@MainActor
+public final class SaveController: LessonController {
+    public let job: SaveJob
+    public private(set) var results: [BulkSave.Result] = []
+    private var allSaved = false
+    /// The latest row count the main thread read itself (threaded variant), by strategy.
+    var countsReadOnMain: [SaveStrategy: Int] = [:]
+
+    public init(job: SaveJob, title: String, output: ScreenOutput) {
+        self.job = job
+        super.init(title: title, output: output)
+    }
+
+    override public var isFinished: Bool { super.isFinished || allSaved }
+    override public var progress: String {
+        "\(results.count) of \(counted(SaveStrategy.allCases.count, "strategy", plural: "strategies")) done"
+    }
+    /// The Screen shows no rows here, only the save's progress: a save that failed before it
+    /// began (its files could not be made) has no figures worth a table.
+    override public var gotStarted: Bool { screen.table.placeholder != nil }
+
+    func showSaving() {
+        showLoading("saving \(job.rows) rows three ways...")
+    }
+
+    // The main thread's own work is recorded too (not the count reads: one every frame would
+    // mark every cell of the text timeline, though each takes a fraction of a millisecond).
+    func showCommitted(_ rows: Int, of strategy: SaveStrategy) {
+        trace.measure("show progress") {
+            let read = countsReadOnMain[strategy].map { "; main thread reads count = \($0)" } ?? ""
+            screen.status = "\(strategy.rawValue): \(rows) of \(job.rows(for: strategy)) rows committed\(read)"
+        }
+    }
+
+    func showResult(_ result: BulkSave.Result) {
+        trace.measure("show result") {
+            results.append(result)
+            screen.status =
+                "\(result.strategy.rawValue): \(result.rows) rows in \(String(format: "%.2f", result.seconds)) s"
+        }
+    }
+
+    func showFinished() {
+        allSaved = true
+        showLoading("saved")
+    }
+}

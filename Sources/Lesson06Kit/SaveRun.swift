@@ -1,0 +1,114 @@
+import Foundation
+import WorkshopCore
+
+/// What a lesson 06 run leaves behind besides its metrics.
+public struct SaveDetails: Sendable {
+    public var results: [BulkSave.Result] = []
+    /// Each strategy's final table as a digest: the result both variants must agree on.
+    public var digests: [SaveStrategy: String] = [:]
+    /// Row counts the main thread read while the writer wrote (threaded variant only).
+    public var countReadsOnMain = 0
+    /// Counts read that no commit could have left: a reader saw part of a transaction.
+    public var tornReads: [String] = []
+
+    /// Rows per second of `strategy` (0 when it did not run).
+    public func speed(of strategy: SaveStrategy) -> Double {
+        results.first { $0.strategy == strategy }?.rowsPerSecond ?? 0
+    }
+}
+
+/// Runs one variant of lesson 06, with its own database files, and adds the lesson's own metrics.
+public enum SaveRun {
+    public struct Settings: Sendable {
+        public var job = SaveJob()
+        public var output = ScreenOutput.silent
+        /// Upper bound for the whole run; a run that has not finished by then has failed.
+        public var timeoutSeconds = 300.0
+        public init(job: SaveJob = SaveJob(), output: ScreenOutput = .silent) {
+            self.job = job
+            self.output = output
+        }
+    }
+
+    /// Call on the main thread: it serves the main run loop until the variant has finished.
+    /// `prepare` sees the database files before the save starts (tests plant a failing row).
+    @MainActor
+    public static func perform(
+        _ variant: Variant, settings: Settings, folder: ScratchFolder,
+        prepare: ([SaveStrategy: String]) throws -> Void = { _ in }
+    ) -> VariantRun<SaveDetails> {
+        let job = settings.job
+        var databases: [SaveStrategy: String] = [:]
+        var setupFailure: String?
+        do {
+            // Setup, not timed: one file per strategy, the table, the rows that exist already.
+            for strategy in SaveStrategy.allCases {
+                let path = databasePath(variant, strategy, in: folder)
+                try job.prepare(SQLiteDatabase(path: path))
+                databases[strategy] = path
+            }
+            try prepare(databases)
+        } catch {
+            setupFailure = "setup failed: \(error)"
+        }
+        // Made after the setup, so that the trace's clock starts with the run.
+        let controller = SaveController(
+            job: job, title: "saving \(job.rows) rows (\(variant.rawValue))", output: settings.output)
+        var watcher: CountWatcher?
+        let writer = ThreadedSave()
+
+        var run = VariantRun.perform(
+            variant.rawValue, controller: controller, timeout: settings.timeoutSeconds, details: SaveDetails()
+        ) {
+            if let setupFailure { return controller.fail(setupFailure) }
+            switch variant {
+            case .threaded:
+                do { watcher = try CountWatcher(controller: controller, databases: databases) } catch {
+                    return controller.fail("main-thread read failed: \(error)")
+                }
+                watcher?.start()
+                writer.start(controller, databases: databases)
+            default:
+                NoThreadSave.run(controller, databases: databases)
+            }
+        }
+        writer.cancel()  // a run that failed or gave up writes no further
+        watcher?.stop()
+        run.details = SaveDetails(
+            results: controller.results, digests: digests(of: databases), countReadsOnMain: watcher?.reads ?? 0,
+            tornReads: watcher?.tornReads ?? [])
+        run.metrics += controller.results.map { ($0.strategy.metricName, .perSecond($0.rowsPerSecond)) }
+        if let batches = controller.results.first(where: { $0.strategy == .multiRowBatches }) {
+            run.metrics.append(("rowsPerStatement", .count(batches.rowsPerStatement)))
+            run.metrics.append(("batchCommits", .count(batches.commits)))
+        }
+        run.metrics += [
+            ("countReadsOnMain", .count(run.details.countReadsOnMain)),
+            ("tornCountReads", .count(run.details.tornReads.count)),
+        ]
+        return run
+    }
+
+    /// What the numbers of the two variants mean, in two sentences written from them.
+    public static func takeaway(plain: VariantRun<SaveDetails>, queued: VariantRun<SaveDetails>) -> String {
+        let perRow = queued.details.speed(of: .perRowCommit)
+        let batched = queued.details.speed(of: .multiRowBatches)
+        return String(
+            format: """
+                Batching is what made the save fast (%.0f rows/s one row per commit, %.0f rows/s in multi-row batches, %.0fx); \
+                the writer queue is what kept the Screen alive: the worst freeze went from %.2f s to %.3f s, \
+                and the main thread read the count %d times, %d of them torn.
+                """, perRow, batched, perRow > 0 ? batched / perRow : 0, plain.screen.maxStallSeconds,
+            queued.screen.maxStallSeconds, queued.details.countReadsOnMain, queued.details.tornReads.count)
+    }
+
+    /// The database file of one strategy in one variant: "threaded-multiRowBatchesRowsPerSecond.sqlite".
+    public static func databasePath(_ variant: Variant, _ strategy: SaveStrategy, in folder: ScratchFolder) -> String {
+        folder.file("\(variant.rawValue)-\(strategy.metricName).sqlite")
+    }
+
+    /// Each database's table as one number (see `BulkSave.digest`); none for a file that cannot be read.
+    static func digests(of databases: [SaveStrategy: String]) -> [SaveStrategy: String] {
+        databases.compactMapValues { try? BulkSave.digest(of: SQLiteDatabase(path: $0)) }
+    }
+}

@@ -1,0 +1,102 @@
+import Dispatch
+import WorkshopCore
+
+/// The threaded variant: one writer connection on its own serial queue.
+///
+/// - The writer opens its connection *on* the queue, so the connection never crosses threads.
+/// - The files are in WAL mode: readers read the last committed state while the writer
+///   writes, and never wait for it.
+/// - Rows go in in transactions (`SaveJob.batchRows` rows each). After each commit the writer
+///   tells the main queue how far it got; the Screen shows it at the next frame.
+/// - Meanwhile the main thread keeps reading the row count on its own connection
+///   (`CountWatcher`, below). It only ever sees whole transactions, never part of one.
+public struct ThreadedSave: Sendable {
+    let writerQueue = DispatchQueue.named("writer-queue")
+    /// Set when the run is over early (it failed or gave up): the writer stops at its next commit.
+    private let cancelled = Locked(false)
+
+    public init() {}
+
+    /// Called on the main thread; returns at once. The work finishes later, on main.
+    @MainActor
+    public func start(_ controller: SaveController, databases: [SaveStrategy: String]) {
+        controller.showSaving()
+        let job = controller.job
+        let trace = controller.trace
+        writerQueue.async { [cancelled] in
+            do {
+                for strategy in SaveStrategy.allCases {
+                    let database = try SQLiteDatabase(path: databases[strategy, default: ""])
+                    let result = try trace.measure("save (\(strategy.rawValue))") {
+                        try BulkSave.run(strategy, job: job, on: database) { rows in
+                            if cancelled.current { throw CancellationError() }
+                            guard job.shouldReport(rows, of: strategy) else { return }
+                            DispatchQueue.main.async { controller.showCommitted(rows, of: strategy) }
+                        }
+                    }
+                    DispatchQueue.main.async { controller.showResult(result) }
+                }
+                DispatchQueue.main.async { controller.showFinished() }
+            } catch {
+                let message = "\(error)"
+                DispatchQueue.main.async { controller.fail(message) }
+            }
+        }
+    }
+
+    /// Stops the writer after the commit in hand (call when the run ends before it finished).
+    public func cancel() { cancelled.withLock { $0 = true } }
+}
+
+/// The main thread reading while the writer writes: every frame (16 ms) it counts the rows
+/// of each database on its *own* connection, as a table view would fetch what to show.
+///
+/// In WAL mode a reader sees the last committed transaction, whole. So every count must be
+/// one the job can produce at a commit boundary (`SaveJob.consistentCounts`); a count from
+/// the middle of a batch would be a torn read, and is counted as one.
+@MainActor
+final class CountWatcher {
+    private let controller: SaveController
+    private let readers: [(strategy: SaveStrategy, database: SQLiteDatabase, consistent: Set<Int>)]
+    private var timer: DispatchSourceTimer?
+    private(set) var reads = 0
+    private(set) var tornReads: [String] = []
+
+    /// Opens the main thread's own connections, one per database.
+    init(controller: SaveController, databases: [SaveStrategy: String]) throws {
+        self.controller = controller
+        readers = try SaveStrategy.allCases.map { strategy in
+            let database = try SQLiteDatabase(path: databases[strategy, default: ""])
+            return (strategy, database, controller.job.consistentCounts(for: strategy))
+        }
+    }
+
+    /// Reads at every frame from now on.
+    func start() {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(16), leeway: .milliseconds(1))
+        // A timer on the main queue runs its handler on the main thread, where the controller lives.
+        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readCounts() } }
+        timer.resume()
+        self.timer = timer
+    }
+
+    func stop() {
+        timer?.cancel()
+        timer = nil
+        readCounts()  // one last read: the final state must be consistent too
+    }
+
+    private func readCounts() {
+        for (strategy, reader, consistent) in readers {
+            do {
+                let count = Int(try reader.query("select count(*) from tblA").first?.first?.int ?? -1)
+                reads += 1
+                controller.countsReadOnMain[strategy] = count
+                if !consistent.contains(count) { tornReads.append("\(strategy.rawValue): \(count) rows") }
+            } catch {
+                controller.fail("main-thread read failed: \(error)")
+            }
+        }
+    }
+}

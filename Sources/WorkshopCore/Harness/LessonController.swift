@@ -1,0 +1,48 @@
+/// The "view controller" of a lesson: it owns the Screen and knows how to show results on
+/// it, but never fetches or computes anything itself; the variants decide where that work
+/// runs and hand each result to it.
+///
+/// Like a `UIViewController` it lives on the main thread: it is `@MainActor`, so the
+/// compiler rejects a call from any other thread, and code on a queue reaches it with
+/// `DispatchQueue.main.async { controller.show(...) }` (2010) or `await` (Swift 6).
+/// A lesson subclasses it and adds what it shows; `isFinished` says when the run is over.
+@MainActor
+open class LessonController {
+    public let screen: Screen
+    /// What ran where and when. Any thread may record into it.
+    public nonisolated let trace: Trace
+    /// Why the run failed, once it has: the first failure wins.
+    public private(set) var failure: String?
+    /// Called on the main thread after every change on the Screen (tests use it to act mid-run).
+    public var onChange: ((String) -> Void)? {
+        get { screen.onChange }
+        set { screen.onChange = newValue }
+    }
+
+    public init(title: String, output: ScreenOutput, trace: Trace = Trace()) {
+        screen = Screen(title: title, output: output)
+        self.trace = trace
+    }
+
+    /// Whether the run is over: it failed, or (in a subclass) everything is shown.
+    open var isFinished: Bool { failure != nil }
+
+    /// How far the run got, for "gave up after N s: ...": "3 of 20 icons in".
+    open var progress: String { "not finished" }
+
+    /// Whether anything but "loading..." was shown (a run that failed before has no figures).
+    open var gotStarted: Bool { !screen.table.rows.isEmpty }
+
+    /// Shows a placeholder until the first rows arrive.
+    public func showLoading(_ text: String = "loading...") {
+        screen.table.placeholder = text
+    }
+
+    /// Records the first failure and says so on the Screen's status line (the lesson prints
+    /// the cause once, at the end).
+    public func fail(_ message: String) {
+        guard failure == nil else { return }
+        failure = message
+        screen.status = "failed"
+    }
+}

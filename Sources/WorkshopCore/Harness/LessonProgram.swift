@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+
+/// What every variant of one lesson run shares (a fixture server, a database, a scratch
+/// folder), made once before the first variant and torn down after the last.
+public protocol LessonSetup: Sendable {
+    func tearDown()
+}
+
+/// For lessons that share nothing between variants.
+public struct NoSetup: LessonSetup {
+    public init() {}
+    public func tearDown() {}
+}
+
+/// A lesson program. A lesson says what is its own: its flags, what its variants share
+/// (`prepare`), how one variant runs (`perform`) and what the numbers mean (`takeaway`).
+/// The `run()` below does the rest, the same way in every lesson:
+///
+/// 1. `prepare()`, then the banner (people only);
+/// 2. each variant in turn on the main thread, its failure (once) and its timeline;
+/// 3. the side-by-side table and the takeaway, or with `--json` one JSON document;
+/// 4. exit status 1 naming every variant that failed.
+public protocol LessonProgram: ParsableCommand, Sendable {
+    associatedtype Setup: LessonSetup
+    /// The lesson's own results of one variant (rows, heights, ...), for its takeaway and tests.
+    associatedtype Details: Sendable
+    /// What one run of `perform` stands for: a `Variant`, or a lesson's finer kinds of run.
+    associatedtype Kind: Sendable = Variant
+
+    /// "03"
+    static var number: String { get }
+    /// "GCD queues: timeline and icons"
+    static var title: String { get }
+
+    var common: LessonOptions { get }
+
+    /// Makes what the variants share. A thrown error ends the program with its description.
+    func prepare() throws -> Setup
+    /// The lines printed before the first variant (not with `--json`).
+    func banner(_ setup: Setup) -> String
+    /// The runs `--variant` asks for, in order (most lessons: the variants themselves).
+    func kinds(for variants: [Variant]) -> [Kind]
+    /// One line saying what this run does, printed before it starts.
+    func describe(_ kind: Kind) -> String
+    /// Runs one variant to the end on the main thread (see `VariantRun.perform`).
+    @MainActor func perform(_ kind: Kind, setup: Setup, output: ScreenOutput) -> VariantRun<Details>
+    /// The lesson's parameters in the report (the flags' values, the server).
+    func parameters(_ setup: Setup) -> [(String, Metric)]
+    /// One or two sentences on what the numbers mean, written from the numbers. Called only
+    /// when every run succeeded.
+    func takeaway(_ runs: [VariantRun<Details>]) -> String
+}
+
+extension LessonProgram where Kind == Variant {
+    public func kinds(for variants: [Variant]) -> [Variant] { variants }
+}
+
+extension LessonProgram {
+    public func run() throws {
+        let setup: Setup
+        do { setup = try prepare() } catch { throw LessonFailure("could not start: \(error)") }
+        defer { setup.tearDown() }
+        let human = !common.json
+        if human { say(banner(setup) + "\n") }
+
+        var runs: [VariantRun<Details>] = []
+        for kind in kinds(for: common.variant.selected) {
+            if human { say(describe(kind)) }
+            // `run()` is called on the main thread (ArgumentParser's `main()` runs there).
+            let run = MainActor.assumeIsolated { perform(kind, setup: setup, output: common.screenOutput) }
+            // A blank line ends every variant's lines, with or without a timeline after them.
+            if human { say(run.humanSummary.isEmpty ? "" : run.humanSummary + "\n") }
+            runs.append(run)
+        }
+
+        let failed = runs.filter { $0.failure != nil }
+        let report = LessonReport(
+            lesson: Self.number, title: Self.title, parameters: parameters(setup),
+            variants: runs.map { VariantResult(name: $0.name, metrics: $0.metrics, failure: $0.failure) },
+            takeaway: failed.isEmpty ? takeaway(runs) : "")
+        try writePictures(report: report, runs: runs, banner: banner(setup))
+        if common.json {
+            say(report.json)
+        } else if failed.count < runs.count || runs.contains(where: \.gotStarted) {
+            // A table only of runs that did something: a server that never answered has no figures.
+            say(report.table + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
+        }
+        if !failed.isEmpty { throw LessonFailure(failed: failed.map { ($0.name, $0.failure ?? "") }) }
+    }
+}
+
+extension LessonProgram {
+    /// `--svg FILE` and `--html FILE`: the run as a picture, and as a page with the table.
+    func writePictures(report: LessonReport, runs: [VariantRun<Details>], banner: String) throws {
+        guard common.svg != nil || common.html != nil else { return }
+        let picture = TimelinePicture(
+            title: "Lesson \(Self.number): \(Self.title)",
+            subtitle: report.parameters.map { "\($0.0) \($0.1.tableValue)" }.joined(separator: ", "),
+            runs: runs.map(\.pictureRun), caption: report.takeaway)
+        for (flag, path, text) in [
+            ("--svg", common.svg, picture.svg),
+            ("--html", common.html, RunPage.html(report: report, picture: picture, banner: banner)),
+        ] {
+            guard let path else { continue }
+            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                throw LessonFailure("\(flag): could not write \(path): \(error.localizedDescription)")
+            }
+            if !common.json { say("\(flag == "--svg" ? "Picture" : "Page") written to \(path)") }
+        }
+    }
+}
+
+/// A failure the lesson explains in one sentence; the program exits with status 1.
+public struct LessonFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+
+    /// "the no-thread and threaded variants failed: timed out after 10 s waiting for ..."
+    /// (one cause said once), or one line per variant when their causes differ.
+    public init(failed: [(name: String, cause: String)]) {
+        let names = failed.map(\.name)
+        let causes = Set(failed.map(\.cause))
+        let variants = names.count == 1 ? "the \(names[0]) variant" : "the \(listed(names)) variants"
+        if causes.count == 1, let cause = causes.first {
+            description = "\(variants) failed: \(cause)"
+        } else {
+            description = "\(variants) failed:\n" + failed.map { "  \($0.name): \($0.cause)" }.joined(separator: "\n")
+        }
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+public func listed(_ items: [String]) -> String {
+    guard let last = items.last else { return "" }
+    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+}
+
+/// "1 row", "2 rows", "0 items": a count with its noun.
+public func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
+}

@@ -1,0 +1,53 @@
+/// One self-contained HTML page of a lesson run: the timeline picture, the metrics table and
+/// the takeaway, for a browser on the projector or to send to learners after the session.
+/// No scripts, no external styles, fonts or images: the SVG is inline.
+public enum RunPage {
+    public static func html(report: LessonReport, picture: TimelinePicture, banner: String) -> String {
+        let header =
+            "<tr><th>metric</th>" + report.variants.map { "<th>\(xmlEscaped($0.name))</th>" }.joined() + "</tr>"
+        var names: [String] = []
+        for variant in report.variants {
+            for (name, _) in variant.metrics where !names.contains(name) { names.append(name) }
+        }
+        let rows = names.map { name in
+            "<tr><td>\(xmlEscaped(name))</td>"
+                + report.variants.map { "<td class=\"n\">\(xmlEscaped($0[name]?.tableValue ?? "-"))</td>" }.joined()
+                + "</tr>"
+        }
+        let failures = report.variants.compactMap { variant in
+            variant.failure.map { "<p class=\"failed\">\(xmlEscaped(variant.name)) failed: \(xmlEscaped($0))</p>" }
+        }
+        let svg = picture.svg.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("<?xml") }.joined(separator: "\n")
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>Lesson \(xmlEscaped(report.lesson)): \(xmlEscaped(report.title))</title>
+            <style>
+            body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 2em; color: #111827; }
+            h1 { font-size: 2em; } p { font-size: 1.3em; max-width: 60em; }
+            svg { max-width: 100%; height: auto; border: 1px solid #e5e7eb; }
+            table { border-collapse: collapse; font-size: 1.2em; margin: 1em 0; }
+            th, td { border-bottom: 1px solid #e5e7eb; padding: 0.3em 1em; text-align: left; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            .failed { color: #b91c1c; }
+            </style>
+            </head>
+            <body>
+            <h1>Lesson \(xmlEscaped(report.lesson)): \(xmlEscaped(report.title))</h1>
+            <p>\(xmlEscaped(banner).replacingOccurrences(of: "\n", with: "<br>"))</p>
+            \(svg)
+            \(failures.joined(separator: "\n"))
+            <table>
+            \(header)
+            \(rows.joined(separator: "\n"))
+            </table>
+            <p>\(xmlEscaped(report.takeaway))</p>
+            </body>
+            </html>
+
+            """
+    }
+}

@@ -1,0 +1,318 @@
+import Foundation
+
+/// The runs of a lesson as one picture for a projector: for each variant, one lane per thread
+/// or queue (main on top), busy spans coloured by what ran, the main thread's freezes shaded
+/// with their length, dropped frames marked under the main lane, and when the first content
+/// and the last of it appeared. All variants share one time axis, so they compare at a glance.
+///
+/// The SVG is self-contained: no scripts, no external fonts, images or links.
+public struct TimelinePicture: Sendable {
+    /// One variant's timeline, as the harness hands it over.
+    public struct Run: Sendable {
+        public var name: String
+        public var spans: [Trace.Span]
+        public var stalls: [Stall]
+        public var firstContentSeconds: Double?
+        public var doneSeconds: Double
+        public var droppedFrames: Int
+        public var failure: String?
+
+        public init(
+            name: String, spans: [Trace.Span], stalls: [Stall], firstContentSeconds: Double?, doneSeconds: Double,
+            droppedFrames: Int, failure: String? = nil
+        ) {
+            self.name = name
+            self.spans = spans
+            self.stalls = stalls
+            self.firstContentSeconds = firstContentSeconds
+            self.doneSeconds = doneSeconds
+            self.droppedFrames = droppedFrames
+            self.failure = failure
+        }
+    }
+
+    /// Where a lane's track is in the picture (SVG units, which are pixels at scale 1).
+    public struct LaneBox: Sendable, Equatable {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+    }
+
+    /// What ran, by the words in a span's name, and its colour.
+    public enum Kind: String, CaseIterable, Sendable {
+        case fetch, parse
+        case ui = "draw / show"
+        case database = "database"
+        case compute, other
+
+        public var color: String {
+            switch self {
+            case .fetch: "#1f6fc5"
+            case .parse: "#e07b00"
+            case .ui: "#1e9e4a"
+            case .database: "#7b3fc4"
+            case .compute: "#0f9aa6"
+            case .other: "#6b7280"
+            }
+        }
+
+        public init(spanName name: String) {
+            let text = name.lowercased()
+            func has(_ words: String...) -> Bool { words.contains { text.contains($0) } }
+            if has("fetch", "download", "request", "login", "get ", "wait") {
+                self = .fetch
+            } else if has("parse", "decode", "inflate", "gunzip", "xml", "json") {
+                self = .parse
+            } else if has("commit", "insert", "upsert", "save", "write", "query", "sql", "preload", "transaction") {
+                self = .database
+            } else if has("reload", "show", "draw", "set icon", "apply", "display", "update") {
+                self = .ui
+            } else if has("measure", "height", "layout", "solve", "compute") {
+                self = .compute
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    public let svg: String
+    /// The main lane of each variant, by variant name (tests count its pixels).
+    public let mainLanes: [String: LaneBox]
+    public let width: Double
+    public let height: Double
+
+    // Sizes chosen for a projector at the back of a room: nothing under 18 px.
+    static let canvasWidth = 1600.0
+    static let trackX = 300.0
+    static let trackEnd = 1560.0
+    static let laneHeight = 40.0
+    static let laneGap = 8.0
+
+    public init(title: String, subtitle: String, runs: [Run], caption: String) {
+        let end = max(runs.map(\.doneSeconds).max() ?? 1, 0.001)
+        let scale = (Self.trackEnd - Self.trackX) / end
+        func x(_ seconds: Double) -> Double { Self.trackX + max(0, min(seconds, end)) * scale }
+
+        var body: [String] = []
+        var lanes: [String: LaneBox] = [:]
+        var y = 40.0
+        body.append(text(title, x: 40, y: y + 24, size: 34, weight: "bold"))
+        y += 44
+        body.append(text(subtitle, x: 40, y: y + 20, size: 20, color: "#374151"))
+        y += 50
+        var kindsSeen: Set<Kind> = []
+
+        for run in runs {
+            body.append(text(run.name, x: 40, y: y + 28, size: 28, weight: "bold"))
+            if let failure = run.failure {
+                body.append(text("failed: " + failure, x: Self.trackX, y: y + 26, size: 20, color: "#b91c1c"))
+            }
+            y += 44
+            let laneNames = Self.laneOrder(run.spans)
+            let blockTop = y
+            for lane in laneNames {
+                let box = LaneBox(x: Self.trackX, y: y, width: Self.trackEnd - Self.trackX, height: Self.laneHeight)
+                if lane == "main" { lanes[run.name] = box }
+                body.append(text(lane, x: Self.trackX - 12, y: y + 27, size: 20, anchor: "end"))
+                body.append(rect(x: box.x, y: y, width: box.width, height: box.height, fill: "#f3f4f6"))
+                if lane == "main" {
+                    // Freezes behind the spans, so a frozen main lane reads red where it is idle too.
+                    for stall in run.stalls {
+                        body.append(
+                            rect(
+                                x: x(stall.start), y: y, width: max(1, x(stall.end) - x(stall.start)),
+                                height: box.height, fill: "#dc2626", opacity: 0.18))
+                    }
+                }
+                for span in run.spans where span.lane == lane {
+                    let kind = Kind(spanName: span.name)
+                    kindsSeen.insert(kind)
+                    let left = x(span.start)
+                    body.append(
+                        rect(
+                            x: left, y: y + 4, width: max(2, x(span.end) - left), height: box.height - 8,
+                            fill: kind.color, title: "\(span.name): \(format(span.end - span.start)) s"))
+                }
+                y += Self.laneHeight + Self.laneGap
+                if lane == "main" { y = Self.drawFrozen(run, into: &body, x: x, scale: scale, y: y) }
+            }
+            if laneNames.isEmpty {
+                body.append(text("(nothing recorded)", x: Self.trackX, y: y + 24, size: 20, color: "#6b7280"))
+                y += Self.laneHeight
+            }
+            // The moments the user cares about: something on screen, and everything on screen.
+            var marks = [("done", run.doneSeconds)]
+            if let first = run.firstContentSeconds {
+                // Close together (no-thread: everything appears at the end), one label says both.
+                if abs(x(first) - x(run.doneSeconds)) < 260 {
+                    marks = [("first content and done", run.doneSeconds)]
+                } else {
+                    marks.insert(("first content", first), at: 0)
+                }
+            }
+            for (label, seconds) in marks {
+                let mark = x(seconds)
+                let color = "#111827"
+                body.append(line(x1: mark, y1: blockTop - 6, x2: mark, y2: y, color: color, dash: "6 4"))
+                let anchor = mark > Self.trackEnd - 200 ? "end" : "start"
+                body.append(
+                    text(
+                        "\(label) \(format(seconds)) s", x: mark + (anchor == "end" ? -6 : 6), y: blockTop - 10,
+                        size: 18,
+                        anchor: anchor))
+            }
+            y += 30
+        }
+
+        // The shared time axis.
+        body.append(line(x1: Self.trackX, y1: y, x2: Self.trackEnd, y2: y, color: "#111827"))
+        for tick in Self.ticks(upTo: end) {
+            body.append(line(x1: x(tick), y1: y, x2: x(tick), y2: y + 10, color: "#111827"))
+            body.append(text(tick == 0 ? "0" : "\(format(tick)) s", x: x(tick), y: y + 34, size: 20, anchor: "middle"))
+        }
+        y += 70
+
+        // Legend: only the colours that appear.
+        var legendX = 40.0
+        for kind in Kind.allCases where kindsSeen.contains(kind) {
+            body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: kind.color))
+            body.append(text(kind.rawValue, x: legendX + 38, y: y + 22, size: 20))
+            legendX += 60 + Double(kind.rawValue.count) * 11
+        }
+        body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: "#dc2626", opacity: 0.35))
+        body.append(text("main thread frozen", x: legendX + 38, y: y + 22, size: 20))
+        y += 60
+
+        for captionLine in Self.wrap(caption, width: 110) {
+            body.append(text(captionLine, x: 40, y: y + 22, size: 22))
+            y += 32
+        }
+        y += 20
+
+        width = Self.canvasWidth
+        height = y
+        mainLanes = lanes
+        svg = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
+            <rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#ffffff"/>
+            \(body.joined(separator: "\n"))
+            </svg>
+
+            """
+    }
+
+    /// Under the main lane: each freeze's length, and its dropped frames (a tick per frame
+    /// where they are far enough apart to see, else one bar with the count).
+    private static func drawFrozen(
+        _ run: Run, into body: inout [String], x: (Double) -> Double, scale: Double, y: Double
+    ) -> Double {
+        let frameWidth = 0.016 * scale
+        var hasLabel = false
+        for stall in run.stalls {
+            let left = x(stall.start)
+            let right = x(stall.end)
+            let frames = max(0, Int(stall.seconds / 0.016) - 1)
+            if frameWidth >= 3 {
+                for frame in 0..<frames {
+                    let tick = left + Double(frame + 1) * frameWidth
+                    body.append(line(x1: tick, y1: y - 4, x2: tick, y2: y + 6, color: "#dc2626"))
+                }
+            } else {
+                body.append(rect(x: left, y: y - 4, width: max(2, right - left), height: 8, fill: "#dc2626"))
+            }
+            if stall.seconds >= 0.1 {
+                hasLabel = true
+                body.append(
+                    text(
+                        "frozen \(format(stall.seconds)) s, \(frames) frames dropped",
+                        x: min(left, Self.trackEnd - 420),
+                        y: y + 28, size: 20, color: "#b91c1c"))
+            }
+        }
+        return y + (hasLabel ? 40 : 12)
+    }
+
+    /// Lanes in the order a reader wants them: main first, then in order of first use.
+    static func laneOrder(_ spans: [Trace.Span]) -> [String] {
+        var lanes: [String] = []
+        for span in spans.sorted(by: { $0.start < $1.start }) where !lanes.contains(span.lane) {
+            lanes.append(span.lane)
+        }
+        if let main = lanes.firstIndex(of: "main") { lanes.insert(lanes.remove(at: main), at: 0) }
+        return lanes
+    }
+
+    /// Round tick marks: 0, then steps of 1, 2 or 5 x 10^n seconds, at most about 10 of them.
+    static func ticks(upTo end: Double) -> [Double] {
+        let rough = end / 8
+        let magnitude = pow(10, floor(log10(rough)))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? magnitude * 10
+        return stride(from: 0, through: end + step * 1e-9, by: step).map { $0 }
+    }
+
+    /// Words wrapped to lines of at most `width` characters.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + word.count + 1 > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}
+
+/// Seconds with as many decimals as their size deserves: 12.3, 4.01, 0.016.
+private func format(_ seconds: Double) -> String {
+    if seconds >= 10 { return String(format: "%.1f", seconds) }
+    if seconds >= 0.1 { return String(format: "%.2f", seconds) }
+    return String(format: "%.3f", seconds)
+}
+
+/// Text safe inside XML (and HTML): & < > " ' escaped.
+public func xmlEscaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&apos;"
+        default: out.append(character)
+        }
+    }
+    return out
+}
+
+private func number(_ value: Double) -> String { String(format: "%.1f", value) }
+
+private func text(
+    _ content: String, x: Double, y: Double, size: Int, weight: String = "normal", color: String = "#111827",
+    anchor: String = "start"
+) -> String {
+    "<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(size)\" font-weight=\"\(weight)\" fill=\"\(color)\" "
+        + "text-anchor=\"\(anchor)\">\(xmlEscaped(content))</text>"
+}
+
+private func rect(
+    x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1, title: String? = nil
+) -> String {
+    let shape =
+        "<rect x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"\(fill)\""
+        + (opacity < 1 ? " fill-opacity=\"\(opacity)\"" : "")
+    guard let title else { return shape + "/>" }
+    return shape + "><title>\(xmlEscaped(title))</title></rect>"
+}
+
+private func line(x1: Double, y1: Double, x2: Double, y2: Double, color: String, dash: String? = nil) -> String {
+    "<line x1=\"\(number(x1))\" y1=\"\(number(y1))\" x2=\"\(number(x2))\" y2=\"\(number(y2))\" stroke=\"\(color)\" "
+        + "stroke-width=\"2\"" + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") + "/>"
+}

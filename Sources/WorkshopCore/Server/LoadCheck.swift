@@ -1,0 +1,393 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Many clients at once against a fixture server, counted on both sides: what a room of
+/// laptops does to the instructor's server. Each client is a thread with a plain socket and
+/// asks what lesson 03 asks (one timeline, then icons, gzip accepted), either on one kept-alive
+/// connection or on a new connection per request. Silent clients connect, send nothing and
+/// hold their connections for the whole run.
+///
+/// Used by `fixture-server --self-check` and by the load test, so both run the same load.
+public enum LoadCheck {
+    public struct Plan: Sendable, Equatable {
+        /// Clients sending at the same time.
+        public var clients: Int
+        /// Requests each client sends, one after another.
+        public var requestsPerClient: Int
+        /// Connections that send nothing and stay open through the run.
+        public var silentClients: Int
+        /// Seconds a client waits for one answer before it counts an error.
+        public var requestTimeout: Double
+
+        public init(
+            clients: Int = 64, requestsPerClient: Int = 50, silentClients: Int = 10, requestTimeout: Double = 10
+        ) {
+            self.clients = clients
+            self.requestsPerClient = requestsPerClient
+            self.silentClients = silentClients
+            self.requestTimeout = requestTimeout
+        }
+
+        public var requestsPerPhase: Int { clients * requestsPerClient }
+    }
+
+    /// One run of every client: all on kept-alive connections, or a new connection per request.
+    public struct Phase: Sendable {
+        public var keepAlive: Bool
+        /// Requests the clients began to send.
+        public var sent = 0
+        /// Complete 200 answers with the body they should have.
+        public var ok = 0
+        public var errors = 0
+        /// The first few errors, in words.
+        public var errorSamples: [String] = []
+        /// Connections the clients opened.
+        public var connections = 0
+        /// From the first client starting to the last one done.
+        public var seconds = 0.0
+        /// Seconds per answered request (request written to body read, plus the connect when
+        /// there is a new connection per request), sorted.
+        public var latencies: [Double] = []
+
+        public var requestsPerSecond: Double { seconds > 0 ? Double(ok) / seconds : 0 }
+
+        /// The `fraction` (0...1) percentile of the latencies, nearest rank; 0 when there are none.
+        public func percentile(_ fraction: Double) -> Double {
+            guard !latencies.isEmpty else { return 0 }
+            let rank = Int((fraction * Double(latencies.count)).rounded(.up))
+            return latencies[min(max(rank, 1), latencies.count) - 1]
+        }
+
+        public var name: String { keepAlive ? "keep-alive" : "new connection per request" }
+
+        public var line: String {
+            String(
+                format: "%@: %d requests, %d errors, %d connections, %.2f s: %.0f requests/s, p50 %.1f ms, p99 %.1f ms",
+                name, sent, errors, connections, seconds, requestsPerSecond, percentile(0.5) * 1000,
+                percentile(0.99) * 1000)
+        }
+    }
+
+    public struct Report: Sendable {
+        public var plan: Plan
+        public var phases: [Phase] = []
+        /// The server's own count at the end, before the silent clients left.
+        public var server = ServerStats()
+        /// Silent connections the server still held open at the end (all of them, if it is right).
+        public var silentStillOpen = 0
+        /// What went wrong, in words; empty when every request was answered and counted.
+        public var problems: [String] = []
+
+        public var ok: Bool { problems.isEmpty }
+
+        public var lines: [String] {
+            var lines = [
+                "self-check: \(plan.clients) clients x \(plan.requestsPerClient) requests (a timeline, then icons, like lesson 03), twice; \(plan.silentClients) silent connections held open"
+            ]
+            lines += phases.map { "  " + $0.line }
+            lines.append(
+                "  the server counted: \(server.requests) requests, \(server.responses) responses, \(server.connections) connections, \(server.rejected) rejected (503), \(server.badRequests) bad requests, \(server.readTimeouts) read timeouts, \(server.writeFailures) write failures; \(silentStillOpen) of \(plan.silentClients) silent connections still open"
+            )
+            if problems.isEmpty {
+                lines.append("ok: zero errors, zero lost requests")
+            } else {
+                lines += problems.map { "PROBLEM: " + $0 }
+            }
+            return lines
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts a fixture server with `knobs` on 127.0.0.1 (a free port), drives `plan` against it
+    /// twice (kept-alive, then a new connection per request) with the silent clients connected
+    /// throughout, compares both sides' counts, and stops the server.
+    public static func run(_ plan: Plan, knobs: ServerKnobs = ServerKnobs()) throws -> Report {
+        let server = FixtureServer(knobs: knobs)
+        try server.start()
+        defer { server.stop() }
+        let host = HostAddress.loopback.text
+        var report = Report(plan: plan)
+
+        var silent: [Int32] = []
+        defer { for fd in silent { close(fd) } }
+        for _ in 0..<plan.silentClients {
+            do {
+                silent.append(try RawHTTP.connect(host: host, port: server.port, timeout: plan.requestTimeout))
+            } catch {
+                report.problems.append("a silent client could not connect: \(error)")
+            }
+        }
+        if !server.waitForStats(timeout: plan.requestTimeout, until: { $0.openConnections >= silent.count }) {
+            report.problems.append("the server did not accept the \(silent.count) silent connections")
+        }
+
+        for keepAlive in [true, false] {
+            report.phases.append(drive(host: host, port: server.port, plan: plan, keepAlive: keepAlive))
+        }
+        let sent = report.phases.map(\.sent).reduce(0, +)
+        let ok = report.phases.map(\.ok).reduce(0, +)
+        // A client has its answer a moment before the server thread that wrote it counts it; once
+        // every load connection is closed on the server's side too, everything is counted.
+        server.waitForStats(timeout: plan.requestTimeout) { $0.openConnections <= silent.count }
+        report.server = server.stats
+        report.silentStillOpen = silent.filter(isStillOpen).count
+
+        for phase in report.phases where phase.errors > 0 {
+            report.problems.append(
+                "\(phase.errors) client errors (\(phase.name)): " + phase.errorSamples.joined(separator: "; "))
+        }
+        let stats = report.server
+        if stats.requests != sent {
+            report.problems.append("the clients sent \(sent) requests, the server counted \(stats.requests)")
+        }
+        if stats.responses != ok {
+            report.problems.append("the clients got \(ok) answers, the server counted \(stats.responses) responses")
+        }
+        if stats.rejected > 0 {
+            report.problems.append("\(stats.rejected) connections were rejected with 503 (--max-connections)")
+        }
+        if stats.badRequests > 0 { report.problems.append("\(stats.badRequests) requests were refused as bad") }
+        if stats.readTimeouts > 0 { report.problems.append("\(stats.readTimeouts) connections hit the read timeout") }
+        if stats.writeFailures > 0 {
+            report.problems.append("\(stats.writeFailures) responses could not be written in full")
+        }
+        if report.silentStillOpen != silent.count {
+            report.problems.append(
+                "the server closed \(silent.count - report.silentStillOpen) of \(silent.count) silent connections during the run (is the read timeout, \(knobs.readTimeoutSeconds) s, shorter than the run?)"
+            )
+        }
+        return report
+    }
+
+    /// Every client of `plan` once against host:port; returns when all are done (or after a
+    /// generous bound, with the missing ones counted as errors).
+    public static func drive(host: String, port: UInt16, plan: Plan, keepAlive: Bool) -> Phase {
+        let results = Locked(Phase(keepAlive: keepAlive))
+        let icons = Dictionary(uniqueKeysWithValues: FixtureAPI.userNames.map { ($0, FixtureAPI.icon(for: $0)) })
+        let done = DispatchGroup()
+        let clock = Stopwatch()
+        for client in 0..<plan.clients {
+            done.enter()
+            let thread = Thread {
+                let phase = runClient(
+                    client, host: host, port: port, plan: plan, keepAlive: keepAlive, icons: icons)
+                results.withLock { total in
+                    total.sent += phase.sent
+                    total.ok += phase.ok
+                    total.errors += phase.errors
+                    total.connections += phase.connections
+                    total.latencies += phase.latencies
+                    total.errorSamples += phase.errorSamples.prefix(max(0, 5 - total.errorSamples.count))
+                }
+                done.leave()
+            }
+            thread.name = "load client \(client)"
+            thread.start()
+        }
+        // Each request is bounded by the socket timeouts, so this bound is only for a broken run.
+        let bound = plan.requestTimeout * Double(plan.requestsPerClient) + 30
+        let finished = done.wait(timeout: .now() + bound) == .success
+        let seconds = clock.elapsed
+        return results.withLock { phase in
+            phase.seconds = seconds
+            phase.latencies.sort()
+            if !finished {
+                let missing = plan.requestsPerPhase - phase.ok - phase.errors
+                phase.errors += missing
+                phase.errorSamples.append("\(missing) requests still unanswered after \(Int(bound)) s")
+            }
+            return phase
+        }
+    }
+
+    /// The path of a client's i-th request: a timeline of 20 first, then its 20 icons, again.
+    static func path(client: Int, request: Int) -> (path: String, icon: String?) {
+        let step = request % 21
+        if step == 0 { return ("/timeline?count=20", nil) }
+        let name = FixtureAPI.userNames[(client * 7 + step) % FixtureAPI.userNames.count]
+        return ("/icons/\(name).png", name)
+    }
+
+    private static func runClient(
+        _ client: Int, host: String, port: UInt16, plan: Plan, keepAlive: Bool, icons: [String: [UInt8]]
+    ) -> Phase {
+        var phase = Phase(keepAlive: keepAlive)
+        var connection: HTTPClientConnection?
+        defer { connection?.close() }
+        for request in 0..<plan.requestsPerClient {
+            let (path, icon) = path(client: client, request: request)
+            let started = monotonicSeconds()
+            do {
+                let open: HTTPClientConnection
+                if let existing = connection {
+                    open = existing
+                } else {
+                    open = try HTTPClientConnection(host: host, port: port, timeout: plan.requestTimeout)
+                    phase.connections += 1
+                }
+                connection = open
+                phase.sent += 1
+                let answer = try open.exchange(
+                    "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept-Encoding: gzip\r\n"
+                        + (keepAlive ? "" : "Connection: close\r\n") + "\r\n")
+                phase.latencies.append(monotonicSeconds() - started)
+                if !keepAlive || answer.headers["connection"]?.lowercased() == "close" {
+                    open.close()
+                    connection = nil
+                }
+                if let problem = check(answer, path: path, icon: icon.flatMap { icons[$0] }) {
+                    throw Failure(description: problem)
+                }
+                phase.ok += 1
+            } catch {
+                phase.errors += 1
+                if phase.errorSamples.count < 5 { phase.errorSamples.append("\(path): \(error)") }
+                connection?.close()
+                connection = nil
+            }
+        }
+        return phase
+    }
+
+    /// Nil when the answer is what the path should give.
+    private static func check(_ answer: HTTPClientConnection.Answer, path: String, icon: [UInt8]?) -> String? {
+        guard answer.status == 200 else { return "HTTP \(answer.status)" }
+        if let icon {
+            return answer.body == icon ? nil : "the icon's bytes differ (\(answer.body.count) bytes)"
+        }
+        guard answer.headers["content-encoding"] == "gzip", answer.body.starts(with: [0x1F, 0x8B]) else {
+            return "the timeline is not gzip (\(answer.body.count) bytes)"
+        }
+        return nil
+    }
+
+    /// True when the server has neither closed the connection nor sent anything on it.
+    private static func isStillOpen(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 0
+    }
+}
+
+/// One client connection of the load (and of the server's tests): requests written in full,
+/// answers read by Content-Length, so a kept-alive connection can carry the next request.
+// @unchecked: used by one thread at a time, never shared (a class so that `close` happens once)
+final class HTTPClientConnection: @unchecked Sendable {
+    struct Answer {
+        var status: Int
+        /// Names lower-cased.
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init(host: String, port: UInt16, timeout: Double) throws {
+        fd = try RawHTTP.connect(host: host, port: port, timeout: timeout)
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    deinit { close() }
+
+    func close() {
+        if fd >= 0 {
+            _ = closeSocket(fd)
+            fd = -1
+        }
+    }
+
+    /// Sends `request` and reads one answer.
+    func exchange(_ request: String) throws -> Answer {
+        try send(Array(request.utf8))
+        return try readAnswer()
+    }
+
+    /// Writes all of `bytes` (never raising SIGPIPE).
+    func send(_ bytes: [UInt8]) throws {
+        guard fd >= 0 else { throw LoadCheck.Failure(description: "the connection is closed") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LoadCheck.Failure(description: "send: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Every byte until the server closes the connection (or resets it), after what was read already.
+    func readToEnd() throws -> [UInt8] {
+        while try fill() {}
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
+    /// Reads one answer: its head, then Content-Length bytes of body.
+    func readAnswer() throws -> Answer {
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = buffer.firstRange(of: [13, 10, 13, 10])?.lowerBound
+            if headEnd == nil { try fillOrThrow() }
+        }
+        guard let end = headEnd, let head = String(bytes: buffer[..<end], encoding: .utf8) else {
+            throw LoadCheck.Failure(description: "the answer's head is not text")
+        }
+        var lines = head.components(separatedBy: "\r\n")
+        let statusParts = lines.removeFirst().split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw LoadCheck.Failure(description: "malformed status line")
+        }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        guard let length = headers["content-length"].flatMap(Int.init) else {
+            throw LoadCheck.Failure(description: "no Content-Length")
+        }
+        let bodyStart = end + 4
+        while buffer.count < bodyStart + length { try fillOrThrow() }
+        let body = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        return Answer(status: status, headers: headers, body: body)
+    }
+
+    private func fillOrThrow() throws {
+        guard try fill() else { throw LoadCheck.Failure(description: "the server closed the connection mid-answer") }
+    }
+
+    /// Reads what has arrived into `buffer`. False when the server closed (or reset) the connection.
+    private func fill() throws -> Bool {
+        while true {
+            let count = chunk.count
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, count, 0) }
+            if n > 0 {
+                buffer.append(contentsOf: chunk[0..<n])
+                return true
+            }
+            if n == 0 || errno == ECONNRESET { return false }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { throw LoadCheck.Failure(description: "no answer in time") }
+            throw LoadCheck.Failure(description: "recv: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// `close(2)`, named apart from `HTTPClientConnection.close`.
+private func closeSocket(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,0 +1,98 @@
+import ExerciseChecks
+import Foundation
+import XCTest
+
+/// Every exercise, both ways, through the path `workshop check` takes (compiled with its
+/// driver, run in a child process): the copy as shipped compiles and fails the checks it is
+/// meant to fail; the reference solution passes every check. And each README's table names
+/// the checks and what they want exactly as `check` prints them.
+///
+/// XCTest runs these one after another: several checks measure the main thread's freezes
+/// and wake-up delays, which a neighbouring compile would disturb.
+final class TwoWayProofTests: XCTestCase {
+    /// The checks each copy as shipped must fail (more may fail on a bad day, never fewer).
+    static let failingAsShipped: [String: [String]] = [
+        "01": ["waits for its fetch", "a failed fetch is passed on", "a cancelled fetch is passed on"],
+        "02": ["the idle thread sleeps"],
+        "03": ["returns at once (fetches off the main thread)"],
+        "04": [
+            "asks for gzip", "decodes a gzip body", "corrupt gzip is an error", "truncated gzip is an error",
+            "a dropped connection is an error",
+        ],
+        "05": ["one query, however many orders"],
+        "06": ["a row that exists keeps its message", "a row that exists stays the same row (its replies survive)"],
+        "07": ["no line starts with 、。」』）！？", "the article's poem with punctuation, at 8 cells"],
+        "R1": ["no data race under the thread sanitizer"],
+    ]
+
+    func test01() throws { try proveBothWays("01") }
+    func test02() throws { try proveBothWays("02") }
+    func test03() throws { try proveBothWays("03") }
+    func test04() throws { try proveBothWays("04") }
+    func test05() throws { try proveBothWays("05") }
+    func test06() throws { try proveBothWays("06") }
+    func test07() throws { try proveBothWays("07") }
+    func testR1() throws { try proveBothWays("R1") }
+
+    func testEveryExerciseIsProvedHere() {
+        XCTAssertEqual(Set(Self.failingAsShipped.keys), Set(ExerciseCatalog.exercises.map(\.id)))
+    }
+
+    func proveBothWays(_ id: String) throws {
+        let exercise = ExerciseFiles.exercise(id)
+        let runner = ExerciseRunner()
+
+        let shipped = runner.check(exercise, sources: try ExerciseFiles.sources(exercise, .shipped))
+        let shippedReport = shipped.results.map(\.description).joined(separator: "\n")
+        XCTAssertEqual(shipped.results.first?.name, ExerciseRunner.compileCheck, shippedReport)
+        XCTAssertEqual(shipped.results.first?.passed, true, "the copy as shipped must compile:\n\(shippedReport)")
+        let failing = Set(shipped.failed.map(\.name))
+        for name in Self.failingAsShipped[id] ?? [] {
+            XCTAssertTrue(failing.contains(name), "as shipped, \"\(name)\" must fail:\n\(shippedReport)")
+        }
+
+        let reference = runner.check(exercise, sources: try ExerciseFiles.sources(exercise, .solution))
+        let referenceReport = reference.results.map(\.description).joined(separator: "\n")
+        XCTAssertTrue(reference.passed, "the reference must pass every check:\n\(referenceReport)")
+        XCTAssertGreaterThan(reference.results.count, 2, referenceReport)
+        // Both runs report the same checks, in the same order.
+        if shipped.results.count > 1 {
+            XCTAssertEqual(shipped.results.map(\.name), reference.results.map(\.name))
+        }
+
+        // The README's table: one row per check, its name and what it wants, as printed.
+        let rows = try Self.tableRows(in: ExerciseFiles.document(exercise, "README.md"))
+        let printed = reference.results.map { [$0.name, $0.expected] }
+        XCTAssertEqual(
+            rows, printed, "\(exercise.directory)/README.md's table must list the checks as `check` prints them")
+    }
+
+    /// The rows of the first table whose header starts with "| check |", without the header,
+    /// each cell trimmed and unescaped (`\|` is a |).
+    static func tableRows(in markdown: String) throws -> [[String]] {
+        let lines = markdown.split(separator: "\n").map(String.init)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("| check |") }) else {
+            XCTFail("no table starting with \"| check |\"")
+            return []
+        }
+        return lines[(header + 2)...].prefix { $0.hasPrefix("|") }.map { line in
+            var cells: [String] = []
+            var cell = ""
+            var escaped = false
+            for character in line.dropFirst() {
+                if escaped {
+                    cell.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "|" {
+                    cells.append(cell.trimmingCharacters(in: .whitespaces))
+                    cell = ""
+                } else {
+                    cell.append(character)
+                }
+            }
+            return cells
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import WorkshopCore
+
+/// A lesson program built next to the tests, driven the way a learner or a script drives it.
+public struct LessonBinary: Sendable {
+    public let name: String
+    public let path: String
+
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public let name: String
+        public var description: String { "\(name) is not built next to the tests; run `swift build` first" }
+    }
+
+    /// `LessonBinary("lesson03")`: the product built next to the running test bundle.
+    public init(_ name: String) throws {
+        guard let path = Subprocess.builtProduct(name) else { throw NotBuilt(name: name) }
+        self.name = name
+        self.path = path
+    }
+
+    /// Runs the program with `arguments` and no terminal, bounded by `timeout` seconds.
+    public func run(_ arguments: [String], timeout: Double = 60) throws -> Outcome {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        let started = Stopwatch()
+        let outcome = try Subprocess.run(path, arguments, environment: environment, timeout: timeout)
+        return Outcome(process: outcome, seconds: started.elapsed)
+    }
+
+    /// What one run printed and how it ended.
+    public struct Outcome: Sendable {
+        public var process: Subprocess.Outcome
+        /// Wall-clock seconds the run took (for bounds like "ended within 2 x timeout").
+        public var seconds: Double
+        public var status: Int32 { process.status }
+        public var stdout: String { process.stdout }
+        public var stderr: String { process.stderr }
+        public var timedOut: Bool { process.timedOut }
+
+        /// stdout as the report's JSON document (nil when it is not one JSON object).
+        public var document: LessonDocument? { LessonDocument(json: stdout) }
+
+        /// What is wrong with this run as the end of one against a server nobody listens on
+        /// (`--server http://127.0.0.1:9`); empty when nothing is. Wanted: exit status 1, the
+        /// cause ("connection refused") said once, and no table of runs that never started.
+        public var refusedConnectionProblems: [String] {
+            var problems: [String] = []
+            if status != 1 { problems.append("exit status \(status), not 1") }
+            if !stderr.contains("connection refused") {
+                problems.append("stderr lacks 'connection refused': \(stderr)")
+            }
+            if stdout.contains("mainThreadMaxStallSeconds") { problems.append("a table of runs that never started") }
+            let mentions = (stdout + stderr).components(separatedBy: "connection refused").count - 1
+            if mentions != 1 { problems.append("the cause is said \(mentions) times, not once:\n\(stdout)\n\(stderr)") }
+            return problems
+        }
+    }
+}
+
+/// The report a lesson prints with `--json`, read back.
+public struct LessonDocument: @unchecked Sendable {  // @unchecked: immutable after init (JSON objects)
+    public let object: [String: Any]
+
+    public init?(json: String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
+            return nil
+        }
+        self.object = object
+    }
+
+    public var lesson: String? { object["lesson"] as? String }
+    public var parameters: [String: Any] { object["parameters"] as? [String: Any] ?? [:] }
+    public var variantNames: [String] { variants.compactMap { $0["name"] as? String } }
+    public var variants: [[String: Any]] { object["variants"] as? [[String: Any]] ?? [] }
+
+    /// The metrics of the variant named `name`.
+    public func metrics(_ name: String) -> [String: Any] {
+        variants.first { $0["name"] as? String == name }?["metrics"] as? [String: Any] ?? [:]
+    }
+
+    /// The failure recorded for the variant named `name`, if it failed.
+    public func failure(_ name: String) -> String? {
+        variants.first { $0["name"] as? String == name }?["failure"] as? String
+    }
+
+    /// Each metric of `keys` some variant lacks, as "threaded lacks requestsServed" (empty: none).
+    public func lacking(_ keys: [String]) -> [String] {
+        variantNames.flatMap { name in keys.filter { metrics(name)[$0] == nil }.map { "\(name) lacks \($0)" } }
+    }
+
+    /// The count metric `key` of every variant, in order (nil where a variant has none).
+    public func counts(_ key: String) -> [Int?] { variantNames.map { metrics($0)[key] as? Int } }
+}
+
+/// A fixture server on 127.0.0.1 for one test, with the endpoint lessons take.
+public final class TestServer: Sendable {
+    public let server: FixtureServer
+    public let endpoint: FixtureEndpoint
+
+    public init(latency: Double = 0, bandwidth: Int = 0, timeout: Double = 10) throws {
+        server = FixtureServer(knobs: ServerKnobs(latencySeconds: latency, bandwidthBytesPerSecond: bandwidth))
+        endpoint = FixtureEndpoint(
+            baseURL: try server.start(), server: server, knobs: server.knobs, timeoutSeconds: timeout)
+    }
+
+    public func stop() { server.stop() }
+}
+
+/// Runs `attempt` up to `tries` times, until `passes` holds, and returns the last result for
+/// the test to assert on. For timing ratios only: they are about the code, but on a shared
+/// 2-core machine another process can hold a core (and so the main thread) for a moment.
+/// A variant that is really slow fails every try.
+public func firstPassing<T>(tries: Int = 3, passes: (T) -> Bool, _ attempt: () throws -> T) rethrows -> T {
+    var result = try attempt()
+    for _ in 1..<max(1, tries) where !passes(result) { result = try attempt() }
+    return result
+}

@@ -1,0 +1,67 @@
+import Foundation
+import WorkshopCore
+
+/// Two promises every network lesson makes, checked on the built binary: a server that never
+/// answers ends the run in bounded time, and every fault the fixture server knows ends it with
+/// exit status 1 and a one-line cause. Each check returns what went wrong, in words; a test
+/// asserts that the list is empty.
+extension LessonBinary {
+    /// What `--fault` takes besides an HTTP status.
+    public static let faultKinds = ["500", "drop", "stall", "corrupt-gzip", "truncated-gzip", "malformed"]
+
+    /// Runs every variant with `--json --fault stall --timeout T` and `arguments`. Wanted: exit
+    /// status 1, "timed out after T s waiting for http://", each variant over within about 2 x T
+    /// (plus `slack` seconds for starting the program and the lesson's own work), and, while
+    /// failing, the variants off the main thread keep it free: their worst freeze is under half
+    /// of the no-thread variant's, which sat out the whole timeout on the main thread.
+    public func silentServerProblems(_ arguments: [String] = [], timeout: Double = 1, slack: Double = 5) throws
+        -> [String]
+    {
+        let seconds = timeout.formattedSeconds
+        let outcome = try run(["--json", "--fault", "stall", "--timeout", seconds] + arguments, timeout: 90)
+        var problems: [String] = []
+        let variants = max(1, outcome.document?.variantNames.count ?? 1)
+        if outcome.status != 1 { problems.append("exit status \(outcome.status), not 1") }
+        if !outcome.stderr.contains("timed out after \(seconds) s waiting for http://") {
+            problems.append("stderr does not say it timed out after \(seconds) s: \(outcome.stderr)")
+        }
+        if outcome.seconds >= Double(variants) * (2 * timeout) + slack {
+            problems.append("took \(outcome.seconds) s for \(variants) variants with a \(seconds) s timeout")
+        }
+        if let document = outcome.document,
+            let frozen = document.metrics("no-thread")["mainThreadMaxStallSeconds"] as? Double
+        {
+            for name in document.variantNames where name != "no-thread" && !name.hasPrefix("spin") {
+                guard let stall = document.metrics(name)["mainThreadMaxStallSeconds"] as? Double else { continue }
+                if stall >= 0.5 * frozen {
+                    problems.append("\(name) froze the main thread \(stall) s while failing (no-thread: \(frozen) s)")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Runs both variants once per fault kind with `--json --fault KIND --timeout 1` and
+    /// `arguments`. Wanted for each: exit status 1, every variant's failure one line that
+    /// contains `causes[KIND]`, and the run over in bounded time.
+    public func faultProblems(causes: [String: String], _ arguments: [String] = []) throws -> [String] {
+        var problems: [String] = []
+        for fault in Self.faultKinds {
+            let outcome = try run(["--json", "--fault", fault, "--timeout", "1"] + arguments, timeout: 60)
+            guard outcome.status == 1, let document = outcome.document else {
+                problems.append("\(fault): exit status \(outcome.status) and no JSON document: \(outcome.stderr)")
+                continue
+            }
+            if document.variantNames.isEmpty { problems.append("\(fault): no variant in the report") }
+            for name in document.variantNames {
+                let failure = document.failure(name) ?? "no failure"
+                if !failure.contains(causes[fault] ?? "?") || failure.contains("\n") {
+                    problems.append("\(fault), \(name): not one line saying '\(causes[fault] ?? "?")': \(failure)")
+                }
+            }
+            let variants = Double(max(1, document.variantNames.count))
+            if outcome.seconds >= variants * (2 * 1) + 5 { problems.append("\(fault): took \(outcome.seconds) s") }
+        }
+        return problems
+    }
+}
