@@ -2,20 +2,35 @@ import ArgumentParser
 import Foundation
 
 /// Which variant(s) of a lesson to run.
+///
+/// `no-thread` does the job on the main thread (the freeze the articles start from),
+/// `threaded` the articles' 2010 way (Operation, a run-loop thread, GCD queues), `async` the
+/// same job in Swift 6 (async/await, tasks, actors). `both` is the first two, `all` the three.
 public enum Variant: String, CaseIterable, ExpressibleByArgument, Sendable {
     case noThread = "no-thread"
     case threaded
+    case async
     case both
+    case all
 
     /// The single variants this choice stands for, in the order they run.
-    public var selected: [Variant] { self == .both ? [.noThread, .threaded] : [self] }
+    public var selected: [Variant] {
+        switch self {
+        case .both: [.noThread, .threaded]
+        case .all: [.noThread, .threaded, .async]
+        default: [self]
+        }
+    }
 }
 
 /// The flags every lesson shares. Bad values end the program with a usage error naming the
 /// flag and exit code 64 (swift-argument-parser's `ValidationError`).
 public struct LessonOptions: ParsableArguments, Sendable {
-    @Option(help: "Which variant to run: no-thread, threaded or both.")
-    public var variant: Variant = .both
+    @Option(
+        help: ArgumentHelp(
+            "Which variant to run: no-thread, threaded, async, both (no-thread and threaded) or all (the three; the default).",
+            valueName: "variant"))
+    public var variant: Variant = .all
 
     @Flag(help: "Print one JSON document with every variant's metrics, and nothing else, on stdout.")
     public var json = false

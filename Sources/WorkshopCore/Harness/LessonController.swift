@@ -13,6 +13,10 @@ open class LessonController {
     public nonisolated let trace: Trace
     /// Why the run failed, once it has: the first failure wins.
     public private(set) var failure: String?
+    /// The async variant's top task, kept so the harness can cancel it when the run ends
+    /// (finished, failed or timed out): cancelling it cancels every child task and every
+    /// `await` on URLSession inside it, so nothing keeps running after the table is printed.
+    private var task: Task<Void, Never>?
     /// Called on the main thread after every change on the Screen (tests use it to act mid-run).
     public var onChange: ((String) -> Void)? {
         get { screen.onChange }
@@ -44,5 +48,19 @@ open class LessonController {
         guard failure == nil else { return }
         failure = message
         screen.status = "failed"
+    }
+
+    /// Starts the async variant's work as a task on the main actor and returns at once (the
+    /// Swift 6 counterpart of handing the work to a queue). The task runs on the real main
+    /// thread whenever it is not suspended; each `await` on the network or on another actor
+    /// gives the main thread back to the Screen until the answer is in.
+    public func startTask(_ work: @escaping @MainActor () async -> Void) {
+        task = Task { @MainActor in await work() }
+    }
+
+    /// Cancels the async variant's task, if it is still running (see `startTask`).
+    public func cancelTask() {
+        task?.cancel()
+        task = nil
     }
 }

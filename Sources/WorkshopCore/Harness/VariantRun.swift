@@ -85,6 +85,8 @@ extension VariantRun {
         start()
         let finished = MainLoop.run(timeout: timeout) { controller.isFinished }
         let total = clock.elapsed
+        // An async variant that failed or ran out of time may still have requests in flight.
+        controller.cancelTask()
         let measured = controller.screen.stop()
         var failure = controller.failure
         if !finished && failure == nil {

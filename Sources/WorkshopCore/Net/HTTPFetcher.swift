@@ -4,9 +4,10 @@ import Foundation
     import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)
 #endif
 
-/// Fetches bytes over HTTP with URLSession. Two styles, for the two variants of a lesson:
+/// Fetches bytes over HTTP with URLSession. Three styles, for the three variants of a lesson:
 /// `fetchBlocking` waits on the calling thread (like the articles' `sendSynchronousRequest:`),
-/// `fetch(_:completion:)` returns at once and calls back on a URLSession thread.
+/// `fetch(_:completion:)` returns at once and calls back on a URLSession thread, and the async
+/// `fetch(_:)` suspends the calling task until the answer is in.
 public final class HTTPFetcher: Sendable {
     public let session: URLSession
     public let timeout: Double
@@ -35,6 +36,21 @@ public final class HTTPFetcher: Sendable {
             completion(Self.result(url: url, data: data, response: response, error: error, timeout: timeout))
         }
         task.resume()
+    }
+
+    /// The Swift 6 way: suspends the calling task (holding no thread) until the response is
+    /// in. Cancelling the task cancels the request: URLSession's async API watches for it.
+    public func fetch(_ url: URL) async throws(FetchError) -> Data {
+        let answer: (Data, URLResponse)
+        do {
+            answer = try await session.data(from: url)
+        } catch is CancellationError {
+            throw .cancelled(url: url.absoluteString)
+        } catch {
+            throw FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)
+        }
+        if Task.isCancelled { throw .cancelled(url: url.absoluteString) }
+        return try Self.result(url: url, data: answer.0, response: answer.1, error: nil, timeout: timeout).get()
     }
 
     /// Waits on this thread until the response is in (or the timeout passes).

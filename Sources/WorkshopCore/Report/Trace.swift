@@ -27,6 +27,25 @@ public final class Trace: Sendable {
         return try work()
     }
 
+    /// The lane for time an async variant spends suspended in `await`: no thread is held
+    /// while it waits, which is the point of async/await, so the picture shows it apart.
+    public static let awaitingLane = "awaiting (no thread)"
+
+    /// The async form of `measure`: runs `work` in the caller's isolation (the main actor, an
+    /// actor, or none) and records it in `lane`, or in the lane of the current queue.
+    public func measure<T, Failure: Error>(
+        _ name: String, lane: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ work: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        let start = clock.elapsed
+        let lane = lane ?? Trace.currentLane()
+        defer {
+            let span = Span(lane: lane, name: name, start: start, end: clock.elapsed)
+            spans.withLock { $0.append(span) }
+        }
+        return try await work()
+    }
+
     public var recorded: [Span] { spans.current }
 
     /// Seconds since this trace was made (its spans' time zero).
