@@ -2,13 +2,23 @@ import WorkshopCore
 
 /// The article's `no_thread` branch: everything on the main thread.
 ///
-/// The timeline is fetched, then every row is drawn, and drawing a row fetches its icon,
-/// all while the main thread waits on the network. The Screen cannot draw a single frame
-/// until the very end: on a phone, that is a black screen that ignores your finger.
+/// The timeline is fetched, then the rows on the screen are drawn, and drawing a row fetches
+/// its icon, all while the main thread waits on the network. The Screen cannot draw a single
+/// frame until the screenful is complete, and each scroll freezes it again: on a phone, that
+/// is a black screen that ignores your finger.
 public enum NoThreadTimeline {
-    /// Runs on the main thread and returns when everything is done.
+    /// Runs on the main thread and returns when the first screenful is done; each later
+    /// scroll fetches its new rows' icons on the main thread too.
     @MainActor
     public static func run(_ controller: TimelineController, client: TimelineClient, rows: Int) {
+        // `tableView:cellForRowAtIndexPath:` in the article fetched each icon while drawing its cell.
+        controller.iconsWanted = { wanted in
+            for index in wanted {
+                let entry = controller.entries[index]
+                let icon = controller.trace.measure("fetch icon \(index + 1)") { try? client.icon(for: entry) }
+                controller.showIcon(icon, forRow: index)
+            }
+        }
         let entries: [TimelineEntry]
         do {
             entries = try controller.trace.measure("fetch timeline") { try client.timeline(count: rows) }
@@ -16,10 +26,5 @@ public enum NoThreadTimeline {
             return controller.fail("\(error)")
         }
         controller.showTimeline(entries)
-        // `tableView:cellForRowAtIndexPath:` in the article fetched each icon while drawing its cell.
-        for (index, entry) in entries.enumerated() {
-            let icon = controller.trace.measure("fetch icon \(index + 1)") { try? client.icon(for: entry) }
-            controller.showIcon(icon, forRow: index)
-        }
     }
 }

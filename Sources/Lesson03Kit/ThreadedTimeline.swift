@@ -4,14 +4,15 @@ import WorkshopCore
 /// The article's `gcd` branch: the same synchronous fetches, moved onto queues.
 ///
 /// - a serial *timeline queue* fetches the timeline, then hops to the main queue to reload;
-/// - an *image queue* fetches each icon, then hops to the main queue to set it on its row.
+/// - an *image queue* fetches each icon of a row that came on the screen, then hops to the
+///   main queue to set it on its row.
 ///
 /// The main thread only ever does quick work (reload, set an icon), so it keeps drawing
 /// frames: "loading..." at once, rows when they arrive, icons one by one.
 public struct ThreadedTimeline: Sendable {
     let timelineQueue = DispatchQueue.named("timeline-queue")
     /// The article used one serial image queue. With `width` > 1 there are several serial
-    /// queues, icon i going to queue i % width, so that many fetches run at once.
+    /// queues, row i's icon going to queue i % width, so that many fetches run at once.
     let imageQueues: [DispatchQueue]
 
     public init(imageWidth: Int) {
@@ -22,6 +23,7 @@ public struct ThreadedTimeline: Sendable {
     @MainActor
     public func start(_ controller: TimelineController, client: TimelineClient, rows: Int) {
         controller.showLoading()
+        controller.iconsWanted = { wanted in loadIcons(wanted, client: client, into: controller) }
         let trace = controller.trace
         timelineQueue.async {
             let result = Result { () throws(FetchError) in
@@ -29,21 +31,19 @@ public struct ThreadedTimeline: Sendable {
             }
             DispatchQueue.main.async {
                 switch result {
-                case .success(let entries):
-                    controller.showTimeline(entries)
-                    loadIcons(for: entries, client: client, into: controller)
-                case .failure(let error):
-                    controller.fail("\(error)")
+                case .success(let entries): controller.showTimeline(entries)
+                case .failure(let error): controller.fail("\(error)")
                 }
             }
         }
     }
 
-    /// Runs on main after the rows are shown: queue one fetch per row, deliver each on main.
+    /// Runs on main when rows come on the screen: queue one fetch per row, deliver each on main.
     @MainActor
-    func loadIcons(for entries: [TimelineEntry], client: TimelineClient, into controller: TimelineController) {
+    func loadIcons(_ wanted: [Int], client: TimelineClient, into controller: TimelineController) {
         let trace = controller.trace
-        for (index, entry) in entries.enumerated() {
+        for index in wanted {
+            let entry = controller.entries[index]
             imageQueues[index % imageQueues.count].async {
                 let icon = trace.measure("fetch icon \(index + 1)") { try? client.icon(for: entry) }
                 DispatchQueue.main.async {

@@ -1,3 +1,4 @@
+import Foundation
 import WorkshopCore
 
 /// What a lesson 03 run leaves behind besides its metrics.
@@ -13,6 +14,12 @@ public enum TimelineRun {
     public struct Settings: Sendable {
         public var rows = 20
         public var imageWidth = 1
+        /// Rows that fit on the screen (nil: all of them; the program's default is 8).
+        public var visibleRows: Int?
+        /// The user's scrolls, in rows (negative: up), each made once the screen has settled.
+        public var scrollMoves: [Int] = []
+        /// Keep fetched icons, so that a row scrolled back into view needs no request.
+        public var cache = true
         public var output = ScreenOutput.silent
         /// Upper bound for the whole run; a run that has not finished by then has failed.
         public var timeoutSeconds = 120.0
@@ -26,7 +33,9 @@ public enum TimelineRun {
         prepare: (TimelineController) -> Void = { _ in }
     ) -> VariantRun<TimelineDetails> {
         let requestsBefore = endpoint.requestsServed
-        let controller = TimelineController(title: "public timeline (\(variant.rawValue))", output: settings.output)
+        let controller = TimelineController(
+            title: "public timeline (\(variant.rawValue))", output: settings.output, visibleRows: settings.visibleRows,
+            scrollMoves: settings.scrollMoves, cache: settings.cache)
         let client = TimelineClient(endpoint: endpoint)
         prepare(controller)
         var run = VariantRun.perform(
@@ -37,6 +46,8 @@ public enum TimelineRun {
             switch variant {
             case .threaded:
                 ThreadedTimeline(imageWidth: settings.imageWidth).start(controller, client: client, rows: settings.rows)
+            case .async:
+                AsyncTimeline(imageWidth: settings.imageWidth).start(controller, client: client, rows: settings.rows)
             default: NoThreadTimeline.run(controller, client: client, rows: settings.rows)
             }
         }
@@ -47,7 +58,31 @@ public enum TimelineRun {
         if let before = requestsBefore, let after = endpoint.requestsServed {
             run.metrics.append(("requestsServed", .count(after - before)))
         }
+        run.metrics.append(("iconRequests", .count(controller.iconRequests)))
+        run.metrics.append(("iconCacheHits", .count(controller.iconCacheHits)))
         run.metrics.append(("iconFailures", .count(controller.iconFailures)))
         return run
     }
+
+    /// Reads a scroll script such as "down 8, down 8, up 8" into row moves ([8, 8, -8]);
+    /// "none" or "" is no scrolling. Throws a sentence saying what is wrong.
+    public static func scrollMoves(_ script: String) throws(ScrollScriptError) -> [Int] {
+        let text = script.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.isEmpty || text == "none" { return [] }
+        return try text.split(separator: ",").map { (move) throws(ScrollScriptError) -> Int in
+            let words = move.split(separator: " ")
+            guard words.count == 2, let rows = Int(words[1]), (1...500).contains(rows),
+                words[0] == "down" || words[0] == "up"
+            else {
+                throw ScrollScriptError(
+                    description: "'\(move.trimmingCharacters(in: .whitespaces))' is not a move like 'down 8' or 'up 8' (1-500 rows)")
+            }
+            return words[0] == "down" ? rows : -rows
+        }
+    }
+}
+
+/// Why a `--scroll` script could not be read.
+public struct ScrollScriptError: Error, CustomStringConvertible {
+    public let description: String
 }

@@ -9,10 +9,14 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         abstract: "GCD queues: a public timeline and its icons, fetched on the main thread and then on queues.",
         discussion: """
             The no-thread variant fetches the timeline and every icon on the main thread, so the \
-            Screen freezes until all of it is in. The threaded variant fetches on a timeline queue \
-            and an image queue and hands each result to the main queue, so the Screen keeps drawing.
-            Source: "Grand Central Dispatchで楽々マルチスレッド" (the lesson text gives the details: \
-            Lessons/03-gcd-queues.md).
+            Screen freezes until each screenful is in. The threaded variant fetches on a timeline queue \
+            and an image queue and hands each result to the main queue, so the Screen keeps drawing. \
+            The async variant does the same job the Swift 6 way: a task on the main actor that awaits \
+            the timeline and a task group for the icons, with no queue or thread of its own.
+            As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), \
+            the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste).
+            Source: "Grand Central Dispatchで楽々マルチスレッド" and "iPhoneアプリのサクサク感が出ない件について" \
+            (the lesson text gives the details: Lessons/03-gcd-queues.md).
             """
     )
     static let number = "03"
@@ -28,11 +32,27 @@ struct Lesson03: LessonProgram, NetworkDefaults {
 
     @Option(
         help: ArgumentHelp(
-            "Icon fetches that may run at once in the threaded variant (1-16; the article's serial image queue is 1).",
+            "Icon fetches that may run at once in the threaded and async variants (1-16; the article's serial image queue is 1).",
             valueName: "k"))
     var imageWidth = 1
 
+    @Option(help: ArgumentHelp("Rows that fit on the screen; only they get icons (1-500).", valueName: "n"))
+    var visibleRows = 8
+
+    @Option(
+        help: ArgumentHelp(
+            "The user's scrolls, each made once the screen has settled: moves like 'down 8' or 'up 8', separated by commas, or 'none'.",
+            valueName: "moves"))
+    var scroll = "down 8, down 8, up 8, up 8"
+
+    @Flag(help: "Do not keep fetched icons: a row scrolled back into view fetches its icon again.")
+    var noCache = false
+
     func validate() throws {
+        guard (1...500).contains(visibleRows) else {
+            throw ValidationError("--visible-rows must be between 1 and 500 (got \(visibleRows))")
+        }
+        do { _ = try TimelineRun.scrollMoves(scroll) } catch { throw ValidationError("--scroll: \(error)") }
         guard (1...500).contains(rows) else { throw ValidationError("--rows must be between 1 and 500 (got \(rows))") }
         guard (1...16).contains(imageWidth) else {
             throw ValidationError("--image-width must be between 1 and 16 (got \(imageWidth))")
@@ -45,6 +65,7 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         """
         Lesson 03: GCD queues. A public timeline of \(counted(rows, "post")) and their icons, from \(endpoint.baseURL.absoluteString)
         (\(endpoint.linkDescription)).
+        \(counted(visibleRows, "row")) on the screen, scrolls: \(scroll); icon cache \(noCache ? "off" : "on").
         """
     }
 
@@ -53,6 +74,9 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         case .threaded:
             let queues = imageWidth == 1 ? "one serial image-queue" : "\(imageWidth) image queues"
             return "threaded: timeline on timeline-queue, icons on \(queues), UI on main"
+        case .async:
+            let width = imageWidth == 1 ? "one icon at a time" : "\(imageWidth) icons at a time"
+            return "async: timeline awaited in a main-actor task, icons in a task group (\(width)), set on the main actor"
         default:
             return "no-thread: fetch the timeline, then each icon while drawing its row, all on the main thread"
         }
@@ -65,25 +89,63 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         var settings = TimelineRun.Settings()
         settings.rows = rows
         settings.imageWidth = imageWidth
+        settings.visibleRows = visibleRows
+        settings.scrollMoves = (try? TimelineRun.scrollMoves(scroll)) ?? []
+        settings.cache = !noCache
         settings.output = output
-        // Every request may take the whole --timeout; rows + 1 of them, one after another at worst.
-        settings.timeoutSeconds = Double(rows + 1) * (endpoint.knobs.latencySeconds + 1) + 2 * endpoint.timeoutSeconds
+        // Every request may take the whole --timeout: the timeline, then at most rows + a
+        // screenful per scroll of icons, one after another at worst.
+        let requests = rows + 1 + visibleRows * settings.scrollMoves.count
+        settings.timeoutSeconds = Double(requests) * (endpoint.knobs.latencySeconds + 1) + 2 * endpoint.timeoutSeconds
         return TimelineRun.perform(variant, endpoint: endpoint, settings: settings)
     }
 
     func parameters(_ endpoint: FixtureEndpoint) -> [(String, Metric)] {
-        [("rows", .count(rows)), ("imageWidth", .count(imageWidth))] + endpoint.parameters
+        [
+            ("rows", .count(rows)), ("imageWidth", .count(imageWidth)), ("visibleRows", .count(visibleRows)),
+            ("scroll", .text(scroll)), ("iconCache", .text(noCache ? "off" : "on")),
+        ] + endpoint.parameters
     }
 
     func takeaway(_ runs: [VariantRun<TimelineDetails>]) -> String {
-        guard let plain = runs.first(where: { $0.name == "no-thread" }),
-            let queued = runs.first(where: { $0.name == "threaded" })
-        else { return "Run both variants (the default) to compare them." }
-        return String(
-            format: """
-                Queues did not make the network faster, they kept the main thread free: the worst freeze \
-                went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.
-                """, plain.screen.maxStallSeconds, queued.screen.maxStallSeconds,
-            queued.screen.firstContentSeconds ?? 0, plain.screen.firstContentSeconds ?? 0)
+        let plain = runs.first { $0.name == "no-thread" }
+        let queued = runs.first { $0.name == "threaded" }
+        let awaited = runs.first { $0.name == "async" }
+        var sentences: [String] = []
+        if let plain, let moved = queued ?? awaited {
+            sentences.append(
+                String(
+                    format: """
+                        %@ did not make the network faster, they kept the main thread free: the worst freeze \
+                        went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.
+                        """, queued == nil ? "Tasks" : "Queues", plain.screen.maxStallSeconds,
+                    moved.screen.maxStallSeconds, moved.screen.firstContentSeconds ?? 0,
+                    plain.screen.firstContentSeconds ?? 0))
+        }
+        if let awaited {
+            let total = awaited.seconds("totalSeconds") ?? 0
+            if let queued {
+                sentences.append(
+                    String(
+                        format: "async: worst freeze %.3f s, total %.2f s (queues: %.3f s, %.2f s), without a thread of our own.",
+                        awaited.screen.maxStallSeconds, total, queued.screen.maxStallSeconds,
+                        queued.seconds("totalSeconds") ?? 0))
+            } else if plain == nil {
+                sentences.append(
+                    String(
+                        format: "async: worst freeze %.3f s, total %.2f s, without a thread of our own.",
+                        awaited.screen.maxStallSeconds, total))
+            }
+        }
+        if let any = runs.first, let requests = any.count("iconRequests"), let hits = any.count("iconCacheHits") {
+            sentences.append(
+                noCache
+                    ? "Without the cache every row that came back into view was fetched again: \(counted(requests, "icon request"))."
+                    : "The cache saved \(counted(hits, "request")): \(counted(requests, "icon request")) for the rows shown.")
+        }
+        if runs.count < 2 {
+            sentences.append("Run all variants (the default) to compare them.")
+        }
+        return sentences.joined(separator: " ")
     }
 }

@@ -95,7 +95,8 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         let now = clock.elapsed
         if firstContentSeconds == nil && hasContent { firstContentSeconds = now }
         if firstRowsSeconds == nil && !table.rows.isEmpty { firstRowsSeconds = now }
-        if completeSeconds == nil && !table.rows.isEmpty && table.rows.allSatisfy({ $0.icon != nil }) {
+        // Complete: every row on the screen has its icon (rows scrolled out of view do not count).
+        if completeSeconds == nil && !table.rows.isEmpty && table.visibleRows.allSatisfy({ table.rows[$0].icon != nil }) {
             completeSeconds = now
         }
         let events = pendingEvents
@@ -142,7 +143,8 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         if table.rows.isEmpty {
             lines.append(ANSI.dim("  " + (table.placeholder ?? ""), color))
         }
-        for (index, row) in table.rows.enumerated() {
+        for index in table.visibleRows {
+            let row = table.rows[index]
             let icon =
                 row.icon.map { bytes in "[" + String(format: "%02x", bytes.count > 8 ? bytes[8] : 0) + "]" } ?? "[..]"
             let name = row.detail.padding(toLength: 8, withPad: " ", startingAt: 0)

@@ -26,6 +26,15 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
         }
     }
     public private(set) var reloadCount = 0
+    /// How many rows fit on the screen; nil (the default) shows every row. Like a phone's
+    /// table, only these rows are drawn, and only they get `willDisplayRow`.
+    public var visibleRowCount: Int?
+    /// The first row on the screen (moved by `scroll(by:)`).
+    public private(set) var firstVisibleRow = 0
+    /// Called for each row about to come on the screen, as UIKit's
+    /// `tableView(_:willDisplay:forRowAt:)`: after `reloadData` for every visible row, after a
+    /// scroll for the rows that came into view. A lesson loads a row's image from here.
+    public var willDisplayRow: ((Int) -> Void)?
 
     private var cells: [TableCell] = []
     private var reuseShift = 0
@@ -45,7 +54,23 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
         } else if count > 0 {
             reuseShift = (reuseShift + 1) % count
         }
+        firstVisibleRow = max(0, min(firstVisibleRow, count - (visibleRowCount ?? count)))
         changed("reload: \(count) rows")
+        visibleRows.forEach { willDisplayRow?($0) }
+    }
+
+    /// The rows on the screen now.
+    public var visibleRows: Range<Int> {
+        firstVisibleRow..<min(rows.count, firstVisibleRow + (visibleRowCount ?? rows.count))
+    }
+
+    /// Scrolls by `delta` rows (negative: up), stopping at either end, as a finger would.
+    public func scroll(by delta: Int) {
+        requireMainQueue()
+        let before = visibleRows
+        firstVisibleRow = max(0, min(firstVisibleRow + delta, rows.count - (visibleRowCount ?? rows.count)))
+        changed("scroll: rows \(visibleRows.lowerBound + 1)-\(visibleRows.upperBound)")
+        visibleRows.filter { !before.contains($0) }.forEach { willDisplayRow?($0) }
     }
 
     /// The cell showing `row` right now, or nil if there is no such row.
