@@ -53,7 +53,9 @@ public enum TimelineRun {
         }
         let total = run.seconds("totalSeconds") ?? 0
         run.metrics.insert(("timelineShownSeconds", .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
-        run.metrics.insert(("allIconsShownSeconds", .seconds(run.screen.completeSeconds ?? total)), at: 3)
+        // The last icon set on its row (with scrolling, rows never shown have no icon, so this is
+        // not "the first frame with every row complete").
+        run.metrics.insert(("allIconsShownSeconds", .seconds(controller.lastIconAt ?? total)), at: 3)
         if let phase = run.details.iconsPhaseSeconds { run.metrics.append(("iconsPhaseSeconds", .seconds(phase))) }
         if let before = requestsBefore, let after = endpoint.requestsServed {
             run.metrics.append(("requestsServed", .count(after - before)))
@@ -75,7 +77,9 @@ public enum TimelineRun {
                 words[0] == "down" || words[0] == "up"
             else {
                 throw ScrollScriptError(
-                    description: "'\(move.trimmingCharacters(in: .whitespaces))' is not a move like 'down 8' or 'up 8' (1-500 rows)")
+                    description:
+                        "'\(move.trimmingCharacters(in: .whitespaces))' is not a move like 'down 8' or 'up 8' (1-500 rows)"
+                )
             }
             return words[0] == "down" ? rows : -rows
         }

@@ -76,7 +76,8 @@ struct Lesson03: LessonProgram, NetworkDefaults {
             return "threaded: timeline on timeline-queue, icons on \(queues), UI on main"
         case .async:
             let width = imageWidth == 1 ? "one icon at a time" : "\(imageWidth) icons at a time"
-            return "async: timeline awaited in a main-actor task, icons in a task group (\(width)), set on the main actor"
+            return
+                "async: timeline awaited in a main-actor task, icons in a task group (\(width)), set on the main actor"
         default:
             return "no-thread: fetch the timeline, then each icon while drawing its row, all on the main thread"
         }
@@ -127,7 +128,8 @@ struct Lesson03: LessonProgram, NetworkDefaults {
             if let queued {
                 sentences.append(
                     String(
-                        format: "async: worst freeze %.3f s, total %.2f s (queues: %.3f s, %.2f s), without a thread of our own.",
+                        format:
+                            "async: worst freeze %.3f s, total %.2f s (queues: %.3f s, %.2f s), without a thread of our own.",
                         awaited.screen.maxStallSeconds, total, queued.screen.maxStallSeconds,
                         queued.seconds("totalSeconds") ?? 0))
             } else if plain == nil {
@@ -141,7 +143,8 @@ struct Lesson03: LessonProgram, NetworkDefaults {
             sentences.append(
                 noCache
                     ? "Without the cache every row that came back into view was fetched again: \(counted(requests, "icon request"))."
-                    : "The cache saved \(counted(hits, "request")): \(counted(requests, "icon request")) for the rows shown.")
+                    : "The cache saved \(counted(hits, "request")): \(counted(requests, "icon request")) for the rows shown."
+            )
         }
         if runs.count < 2 {
             sentences.append("Run all variants (the default) to compare them.")

@@ -4,9 +4,9 @@ import WorkshopCore
 import XCTest
 
 /// The timeline picture of a real run, checked as a picture: it parses as XML, and rendered by
-/// a real SVG renderer, the no-thread main lane is mostly busy and the threaded one mostly idle.
+/// a real SVG renderer, the no-thread main lane is mostly busy and the threaded and async ones mostly idle.
 final class Lesson03PictureTests: XCTestCase {
-    func testTheMainLaneIsBusyWithoutThreadsAndIdleWithThem() throws {
+    func testTheMainLaneIsBusyWithoutThreadsAndIdleWithQueuesOrTasks() throws {
         let server = try TestServer(latency: 0.05)
         defer { server.stop() }
         let endpoint = server.endpoint
@@ -14,7 +14,9 @@ final class Lesson03PictureTests: XCTestCase {
         settings.rows = 12
         settings.timeoutSeconds = 30
         let runs = MainActor.assumeIsolated {
-            [Variant.noThread, .threaded].map { TimelineRun.perform($0, endpoint: endpoint, settings: settings) }
+            [Variant.noThread, .threaded, .async].map {
+                TimelineRun.perform($0, endpoint: endpoint, settings: settings)
+            }
         }
         let picture = TimelinePicture(
             title: "Lesson 03", subtitle: "12 rows", runs: runs.map(\.pictureRun), caption: "a caption & <escapes>")
@@ -35,9 +37,11 @@ final class Lesson03PictureTests: XCTestCase {
             return image.share(of: busyColors, inX: lane.x, y: lane.y, width: lane.width, height: lane.height)
         }
         let plain = try busyShare("no-thread")
-        let queued = try busyShare("threaded")
         XCTAssertGreaterThan(plain, 0.6, "no-thread main lane busy share \(plain)")
-        XCTAssertLessThan(queued, 0.25, "threaded main lane busy share \(queued)")
-        XCTAssertGreaterThan(plain, 4 * queued, "busy share no-thread \(plain) vs threaded \(queued)")
+        for variant in ["threaded", "async"] {
+            let moved = try busyShare(variant)
+            XCTAssertLessThan(moved, 0.25, "\(variant) main lane busy share \(moved)")
+            XCTAssertGreaterThan(plain, 4 * moved, "busy share no-thread \(plain) vs \(variant) \(moved)")
+        }
     }
 }

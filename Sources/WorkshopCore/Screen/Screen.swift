@@ -95,8 +95,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         let now = clock.elapsed
         if firstContentSeconds == nil && hasContent { firstContentSeconds = now }
         if firstRowsSeconds == nil && !table.rows.isEmpty { firstRowsSeconds = now }
-        // Complete: every row on the screen has its icon (rows scrolled out of view do not count).
-        if completeSeconds == nil && !table.rows.isEmpty && table.visibleRows.allSatisfy({ table.rows[$0].icon != nil }) {
+        if completeSeconds == nil && !table.rows.isEmpty && table.rows.allSatisfy({ $0.icon != nil }) {
             completeSeconds = now
         }
         let events = pendingEvents

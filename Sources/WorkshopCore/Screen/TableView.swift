@@ -56,7 +56,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
         }
         firstVisibleRow = max(0, min(firstVisibleRow, count - (visibleRowCount ?? count)))
         changed("reload: \(count) rows")
-        visibleRows.forEach { willDisplayRow?($0) }
+        for row in visibleRows { willDisplayRow?(row) }
     }
 
     /// The rows on the screen now.
@@ -70,7 +70,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
         let before = visibleRows
         firstVisibleRow = max(0, min(firstVisibleRow + delta, rows.count - (visibleRowCount ?? rows.count)))
         changed("scroll: rows \(visibleRows.lowerBound + 1)-\(visibleRows.upperBound)")
-        visibleRows.filter { !before.contains($0) }.forEach { willDisplayRow?($0) }
+        for row in visibleRows where !before.contains(row) { willDisplayRow?(row) }
     }
 
     /// The cell showing `row` right now, or nil if there is no such row.
