@@ -103,7 +103,8 @@ public final class TimelineController: LessonController {
             screen.table.cell(forRow: row)?.icon = icon
             return
         }
-        screen.table.cell(forRow: row)?.icon = nil  // the article's blank.png
+        // The article's blank.png: a row that comes back without a cache loses its old icon.
+        if let cell = screen.table.cell(forRow: row), cell.icon != nil { cell.icon = nil }
         inFlight.insert(row)
         iconRequests += 1
         wanted.append(row)
