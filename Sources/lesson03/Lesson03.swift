@@ -114,14 +114,13 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         let awaited = runs.first { $0.name == "async" }
         var sentences: [String] = []
         if let plain, let moved = queued ?? awaited {
-            sentences.append(
-                String(
-                    format: """
-                        %@ did not make the network faster, they kept the main thread free: the worst freeze \
-                        went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.
-                        """, queued == nil ? "Tasks" : "Queues", plain.screen.maxStallSeconds,
-                    moved.screen.maxStallSeconds, moved.screen.firstContentSeconds ?? 0,
-                    plain.screen.firstContentSeconds ?? 0))
+            let helper = queued == nil ? "Tasks" : "Queues"
+            let figures = String(
+                format:
+                    "the worst freeze went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.",
+                plain.screen.maxStallSeconds, moved.screen.maxStallSeconds, moved.screen.firstContentSeconds ?? 0,
+                plain.screen.firstContentSeconds ?? 0)
+            sentences.append("\(helper) did not make the network faster, they kept the main thread free: " + figures)
         }
         if let awaited {
             let total = awaited.seconds("totalSeconds") ?? 0
