@@ -99,8 +99,12 @@ public struct TimelinePicture: Sendable {
         var y = 40.0
         body.append(text(title, x: 40, y: y + 24, size: 34, weight: "bold"))
         y += 44
-        body.append(text(subtitle, x: 40, y: y + 20, size: 20, color: "#374151"))
-        y += 50
+        // A long parameter list wraps instead of running off the right edge.
+        for subtitleLine in Self.wrap(subtitle, width: 130) {
+            body.append(text(subtitleLine, x: 40, y: y + 20, size: 20, color: "#374151"))
+            y += 28
+        }
+        y += 22
         var kindsSeen: Set<Kind> = []
 
         for run in runs {
@@ -211,6 +215,9 @@ public struct TimelinePicture: Sendable {
     ) -> Double {
         let frameWidth = 0.016 * scale
         var hasLabel = false
+        // Where the last label ends: a freeze right after another gets its ticks but no label
+        // of its own, so two labels never print over each other.
+        var labelsEnd = -Double.infinity
         for stall in run.stalls {
             let left = x(stall.start)
             let right = x(stall.end)
@@ -223,13 +230,12 @@ public struct TimelinePicture: Sendable {
             } else {
                 body.append(rect(x: left, y: y - 4, width: max(2, right - left), height: 8, fill: "#dc2626"))
             }
-            if stall.seconds >= 0.1 {
+            let labelX = min(left, Self.trackEnd - 420)
+            if stall.seconds >= 0.1, labelX >= labelsEnd {
                 hasLabel = true
-                body.append(
-                    text(
-                        "frozen \(format(stall.seconds)) s, \(frames) frames dropped",
-                        x: min(left, Self.trackEnd - 420),
-                        y: y + 28, size: 20, color: "#b91c1c"))
+                let label = "frozen \(format(stall.seconds)) s, \(frames) frames dropped"
+                body.append(text(label, x: labelX, y: y + 28, size: 20, color: "#b91c1c"))
+                labelsEnd = labelX + Double(label.count) * 11 + 12  // about 11 px a character at 20 px
             }
         }
         return y + (hasLabel ? 40 : 12)
