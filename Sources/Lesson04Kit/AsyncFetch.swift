@@ -39,7 +39,7 @@ public struct AsyncFetch: Sendable {
         let roundStart = monotonicSeconds()
         let trace = controller.trace
         let timeout = endpoint.timeoutSeconds
-        await withTaskGroup(of: APIOutcome.self) { group in
+        await withTaskGroup(of: APIOutcome?.self) { group in
             for api in XMLAPIs.all {
                 let url = endpoint.url(api.path)
                 group.addTask {
@@ -48,19 +48,29 @@ public struct AsyncFetch: Sendable {
                 }
             }
             // Back on the main actor for each one: `show` touches the Screen.
-            for await outcome in group {
-                controller.show(outcome)
-                // A failed API ends the run: the other two are cancelled, not waited for in full.
-                if controller.failure != nil { group.cancelAll() }
+            var failed: [APIOutcome] = []
+            for await case let outcome? in group {
+                if outcome.failure == nil, failed.isEmpty {
+                    controller.show(outcome)
+                } else if outcome.failure != nil {
+                    // A failed API ends the run: the others are cancelled, not waited for in full.
+                    failed.append(outcome)
+                    group.cancelAll()
+                }
             }
+            // Several can fail together (a server that is down refuses all three): name the
+            // first in the article's order, so that every run gives the same cause.
+            let order = { (outcome: APIOutcome) in XMLAPIs.all.firstIndex(of: outcome.api) ?? 0 }
+            if let first = failed.min(by: { order($0) < order($1) }) { controller.show(first) }
         }
     }
 
     /// One child task: await the download, then parse. `nonisolated`, so it runs on the shared
-    /// pool and not on the main actor: parsing here cannot freeze the Screen.
+    /// pool and not on the main actor: parsing here cannot freeze the Screen. Nil when the
+    /// download was cancelled: another API failed first, and that is the cause to report.
     nonisolated static func fetchAndParse(
         _ url: URL, api: XMLAPIs.API, encoding: Encoding, timeout: Double, roundStart: Double, trace: Trace
-    ) async -> APIOutcome {
+    ) async -> APIOutcome? {
         let download = await trace.measure("fetch \(api.name)", lane: Trace.awaitingLane) {
             () async -> Result<DownloadTiming, FetchError> in
             do throws(FetchError) {
@@ -69,6 +79,7 @@ public struct AsyncFetch: Sendable {
                 return .failure(error)
             }
         }
+        if case .failure(.cancelled) = download { return nil }
         return trace.measure("parse \(api.name)", lane: taskPoolLane) {
             APIOutcome.parse(download, api: api, encoding: encoding, roundStart: roundStart)
         }
