@@ -32,6 +32,7 @@ public enum GzipRun {
         ) {
             switch variant {
             case .threaded: ThreadedFetch(endpoint: endpoint).start(controller)
+            case .async: AsyncFetch(endpoint: endpoint).start(controller)
             default: NoThreadFetch.run(controller, endpoint: endpoint)
             }
         }
@@ -134,7 +135,7 @@ public struct GzipDetails: Sendable {
     }
 }
 
-/// What both variants share: where the APIs are, and the in-process server's byte count
+/// What every variant shares: where the APIs are, and the in-process server's byte count
 /// (nil with `--server`, whose bytes are not ours to count).
 public struct GzipSetup: LessonSetup {
     public let endpoint: FixtureEndpoint

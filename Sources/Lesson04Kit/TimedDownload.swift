@@ -42,19 +42,20 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
         var timing = DownloadTiming(startedAt: monotonicSeconds())
         var status = 0
         var completion: Completion?
+        /// One session per download: the session keeps its delegate until it is invalidated.
+        var session: URLSession?
+        /// `cancel()` came before `begin`: the request must never start.
+        var cancelled = false
     }
 
     private let url: URL
     private let timeout: Double
-    /// Written by URLSession's delegate queue, read by whoever cancels: hence the lock.
-    private let state: Locked<State>
-    /// One session per download: the session keeps its delegate until it is invalidated.
-    private let session = Locked<URLSession?>(nil)
+    /// Written by URLSession's delegate queue, read by whoever starts or cancels: hence the lock.
+    private let state = Locked(State())
 
-    private init(url: URL, timeout: Double, completion: @escaping Completion) {
+    private init(url: URL, timeout: Double) {
         self.url = url
         self.timeout = timeout
-        self.state = Locked(State(completion: completion))
     }
 
     /// Starts the download and returns at once. `completion` runs once, on a URLSession thread.
@@ -62,20 +63,50 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
     public static func start(
         _ url: URL, encoding: Encoding, timeout: Double, completion: @escaping Completion
     ) -> TimedDownload {
-        let download = TimedDownload(url: url, timeout: timeout, completion: completion)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        // No cache: on Linux a task that consults one can be cancelled after it has finished,
-        // which traps inside FoundationNetworking ("a task that is not in the registry").
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
-        download.session.withLock { $0 = session }
-        var request = URLRequest(url: url)
-        // Without this line URLSession (libcurl) sends "Accept-Encoding: deflate, gzip, br, zstd".
-        request.setValue(encoding.rawValue, forHTTPHeaderField: "Accept-Encoding")
-        session.dataTask(with: request).resume()
-        session.finishTasksAndInvalidate()
+        let download = TimedDownload(url: url, timeout: timeout)
+        download.begin(encoding: encoding, completion: completion)
         return download
+    }
+
+    /// The Swift 6 form: suspends the calling task (no thread waits meanwhile) until the last
+    /// byte is in. Cancelling the task cancels the download, even one not yet started.
+    public static func download(_ url: URL, encoding: Encoding, timeout: Double) async throws(FetchError)
+        -> DownloadTiming
+    {
+        let download = TimedDownload(url: url, timeout: timeout)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Result<DownloadTiming, FetchError>, Never>) in
+                download.begin(encoding: encoding) { done.resume(returning: $0) }
+            }
+        } onCancel: {
+            download.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Makes the session and starts the request, unless `cancel()` came first: then
+    /// `completion` reports `.cancelled` at once. Checking and starting under one lock means a
+    /// `cancel()` from another thread either stops the request or finds it never began.
+    private func begin(encoding: Encoding, completion: @escaping Completion) {
+        let started = state.withLock { s -> Bool in
+            guard !s.cancelled else { return false }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            // No cache: on Linux a task that consults one can be cancelled after it has finished,
+            // which traps inside FoundationNetworking ("a task that is not in the registry").
+            configuration.urlCache = nil
+            let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+            var request = URLRequest(url: url)
+            // Without this line URLSession (libcurl) sends "Accept-Encoding: deflate, gzip, br, zstd".
+            request.setValue(encoding.rawValue, forHTTPHeaderField: "Accept-Encoding")
+            s.completion = completion
+            s.session = session
+            s.timing.startedAt = monotonicSeconds()
+            session.dataTask(with: request).resume()
+            session.finishTasksAndInvalidate()
+            return true
+        }
+        if !started { completion(.failure(.cancelled(url: url.absoluteString))) }
     }
 
     /// Waits on this thread for the download: the no-thread variant calls it on main.
@@ -89,8 +120,12 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Stops the download if it is still running; its completion then reports `.cancelled`.
     public func cancel() {
-        guard state.withLock({ $0.completion != nil }) else { return }  // finished already
-        session.current?.invalidateAndCancel()
+        // Not once finished (`completion` is nil then): cancelling a finished task traps on Linux.
+        let running = state.withLock { s -> URLSession? in
+            s.cancelled = true
+            return s.completion != nil ? s.session : nil
+        }
+        running?.invalidateAndCancel()
     }
 
     // MARK: URLSessionDataDelegate (called on the session's delegate queue, never on main)

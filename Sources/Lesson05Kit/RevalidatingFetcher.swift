@@ -11,7 +11,8 @@ import WorkshopCore
 ///   "yours is still good";
 /// - otherwise (or when the server's ETag no longer matches) the whole body is downloaded.
 /// Blocking, like `HTTPFetcher.fetchBlocking`: which thread waits is the caller's choice;
-/// `cancel()` from any thread ends the wait at once.
+/// `cancel()` from any thread ends the wait at once. The async variant's `get` (AsyncLaunch.swift)
+/// suspends instead, and shares `plan` and `finish` with this one.
 public final class RevalidatingFetcher: Sendable {
     /// Where the answer came from.
     public enum Source: String, Sendable {
@@ -54,13 +55,35 @@ public final class RevalidatingFetcher: Sendable {
     }
 
     public func get(_ url: URL) throws(FetchError) -> Outcome {
+        switch plan(url) {
+        case .reuse(let outcome): return outcome
+        case .send(let request, let stored):
+            let (status, headers, body) = try send(request)
+            return try finish(url, stored: stored, status: status, headers: headers, body: body)
+        }
+    }
+
+    /// What `get` does before the network: reuse a fresh stored response, or send a request.
+    enum Plan {
+        case reuse(Outcome)
+        /// The request (with If-None-Match when the stored response has an ETag).
+        case send(URLRequest, stored: CachedResponse?)
+    }
+
+    func plan(_ url: URL) -> Plan {
         let stored = cache.load(for: url)
         if let stored, stored.isFresh(at: now()) {
-            return Outcome(body: stored.body, source: .fresh)
+            return .reuse(Outcome(body: stored.body, source: .fresh))
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         if let etag = stored?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        let (status, headers, body) = try send(request)
+        return .send(request, stored: stored)
+    }
+
+    /// What `get` does with the answer: a 304 keeps the stored body, a 200 is stored for next time.
+    func finish(
+        _ url: URL, stored: CachedResponse?, status: Int, headers: [String: String], body: [UInt8]
+    ) throws(FetchError) -> Outcome {
         let etag = headers["etag"]
         let cacheControl = headers["cache-control"]?.lowercased() ?? ""
         let maxAge = Self.maxAge(cacheControl)
@@ -78,6 +101,15 @@ public final class RevalidatingFetcher: Sendable {
             try? cache.store(CachedResponse(etag: etag, maxAgeSeconds: maxAge, storedAt: now(), body: body), for: url)
         }
         return Outcome(body: body, source: .downloaded)
+    }
+
+    /// The response's headers, names lower-cased.
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return headers
     }
 
     /// N from "max-age=N" (nil without one).
@@ -105,13 +137,8 @@ public final class RevalidatingFetcher: Sendable {
                 if let error {
                     result = .failure(FetchError(urlSessionError: error, url: url, timeout: timeout))
                 } else if let http = response as? HTTPURLResponse {
-                    var headers: [String: String] = [:]
-                    for (name, value) in http.allHeaderFields {
-                        if let name = name as? String, let value = value as? String {
-                            headers[name.lowercased()] = value
-                        }
-                    }
-                    result = .success(Response(status: http.statusCode, headers: headers, body: Array(data ?? Data())))
+                    result = .success(
+                        Response(status: http.statusCode, headers: Self.headers(of: http), body: Array(data ?? Data())))
                 } else {
                     result = .failure(.notHTTP(url: url))
                 }

@@ -77,6 +77,7 @@ public enum ShopRun {
         ) {
             switch variant {
             case .threaded: ThreadedLaunch().start(app, job: job)
+            case .async: AsyncLaunch().start(app, job: job)
             default: NoThreadLaunch.run(app, job: job)
             }
         }
@@ -153,7 +154,8 @@ extension ShopRun {
 }
 
 extension ShopRun {
-    /// What the numbers mean, from the first variant's first launch and every variant's worst freeze.
+    /// What the numbers mean, from the first variant's first launch and every variant's worst
+    /// freeze (and the async variant's total time against the threaded one's).
     public static func takeaway(_ runs: [VariantRun<ShopDetails>]) -> String {
         guard let launches = runs.first?.details.launches, let parsed = launches.first?.parsed,
             let preloaded = launches.first?.preloaded
@@ -170,12 +172,24 @@ extension ShopRun {
         // Only an in-process server can count the bytes it wrote; with --server, say nothing.
         let bytes = launches.compactMap(\.wireBytes)
         text += bytes.count == launches.count ? " (wire: \(bytes.map { "\($0) B" }.joined(separator: " / ")))." : "."
-        let stalls = runs.map { ($0.name, $0.seconds("mainThreadMaxStallSeconds") ?? 0) }
-        if let plain = stalls.first(where: { $0.0 == "no-thread" }),
-            let queued = stalls.first(where: { $0.0 == "threaded" })
-        {
+        let stall = { (run: VariantRun<ShopDetails>) in run.seconds("mainThreadMaxStallSeconds") ?? 0 }
+        let total = { (run: VariantRun<ShopDetails>) in run.seconds("totalSeconds") ?? 0 }
+        let plain = runs.first { $0.name == "no-thread" }
+        let queued = runs.first { $0.name == "threaded" }
+        if let plain, let queued {
             text += String(
-                format: " Off the main thread, the worst freeze went from %.2f s to %.3f s.", plain.1, queued.1)
+                format: " Off the main thread, the worst freeze went from %.2f s to %.3f s.", stall(plain),
+                stall(queued))
+        }
+        if let tasks = runs.first(where: { $0.name == "async" }) {
+            text += String(format: " async: worst freeze %.3f s, total %.2f s", stall(tasks), total(tasks))
+            if let queued {
+                text += String(format: " (threaded: %.2f s)", total(queued))
+                text += abs(total(tasks) - total(queued)) <= 0.1 * total(queued) ? ", the same as the queues" : ""
+            } else if let plain {
+                text += String(format: " against the main thread's %.2f s freeze", stall(plain))
+            }
+            text += ", with an actor instead of a database queue."
         }
         return text
     }

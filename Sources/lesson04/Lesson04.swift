@@ -11,7 +11,9 @@ struct Lesson04: LessonProgram, NetworkDefaults {
             Each variant fetches three XML APIs over a slow link twice, first asking for identity \
             and then for gzip, and times start, response, last byte and parse for each. The \
             no-thread variant does it one API after another on the main thread; the threaded one \
-            starts all three together and parses off the main thread.
+            starts all three together and parses off the main thread; the async one does the \
+            same in Swift 6, a task group of three child tasks that await the downloads and parse \
+            off the main actor, with no queue of its own.
             Source: "iPhone の NSURLRequest で gzip 使ってみた" (the lesson text gives the details: \
             Lessons/04-gzip.md).
             """
@@ -41,9 +43,11 @@ struct Lesson04: LessonProgram, NetworkDefaults {
     }
 
     func describe(_ variant: Variant) -> String {
-        variant == .threaded
-            ? "threaded: all three started together, parsed on parse-queue, rows added on main"
-            : "no-thread: each API in turn on the main thread, the main thread waits, then parses"
+        switch variant {
+        case .threaded: "threaded: all three started together, parsed on parse-queue, rows added on main"
+        case .async: "async: a task group of three per round, awaited and parsed off main, rows added on the main actor"
+        default: "no-thread: each API in turn on the main thread, the main thread waits, then parses"
+        }
     }
 
     @MainActor
@@ -66,14 +70,28 @@ struct Lesson04: LessonProgram, NetworkDefaults {
                 APIs were parsed after %.2f s instead of %.2f s (%@).
                 """, first.wireBytes(.gzip), first.wireBytes(.identity), first.gzipRatio, first.decodedBytes,
             first.roundSeconds(.gzip), first.roundSeconds(.identity), runs[0].name)
-        if let plain = runs.first(where: { $0.name == "no-thread" }),
-            let queued = runs.first(where: { $0.name == "threaded" })
-        {
+        let plain = runs.first { $0.name == "no-thread" }
+        let queued = runs.first { $0.name == "threaded" }
+        let tasks = runs.first { $0.name == "async" }
+        if let plain, let queued {
             text += String(
                 format:
                     " Threads did not shrink a byte; they kept the main thread free (worst freeze %.2f s vs %.3f s).",
                 plain.screen.maxStallSeconds, queued.screen.maxStallSeconds)
         }
+        if let tasks {
+            text += String(
+                format: " async: worst freeze %.3f s, total %.2f s", tasks.screen.maxStallSeconds, total(tasks))
+            if let queued {
+                text += String(format: " (threaded: %.2f s)", total(queued))
+                text += abs(total(tasks) - total(queued)) <= 0.1 * total(queued) ? ", the same as the queues" : ""
+            } else if let plain {
+                text += String(format: " against the main thread's %.2f s freeze", plain.screen.maxStallSeconds)
+            }
+            text += ", without a thread of our own."
+        }
         return text
     }
+
+    private func total(_ run: VariantRun<GzipDetails>) -> Double { run.seconds("totalSeconds") ?? 0 }
 }

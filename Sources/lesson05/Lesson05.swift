@@ -13,7 +13,8 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             on-disk HTTP cache (max-age, then ETag and 304) and looks up each order's product in \
             SQLite, one query per order and then in a dictionary pre-loaded with one query. The \
             no-thread variant does all of it on the main thread; the threaded one pre-loads and \
-            downloads on queues while the Screen shows "loading...".
+            downloads on queues while the Screen shows "loading..."; the async one does the same \
+            in Swift 6, a task group that awaits the download while an actor pre-loads and parses.
             Source: "Core Data のパフォーマンスをちょっとだけ調べてみた" (2010-05-30) and \
             "iPhoneアプリのサクサク感が出ない件について" (the lesson text gives the details: Lessons/05-caching.md).
             """
@@ -63,6 +64,8 @@ struct Lesson05: LessonProgram, NetworkDefaults {
         switch variant {
         case .threaded:
             "threaded: fetch on network-queue while database-queue pre-loads, parse on parse-queue, UI on main; three launches"
+        case .async:
+            "async: fetch awaited while the ProductCache actor pre-loads, parse on the actor, UI on the main actor; three launches"
         default: "no-thread: fetch, pre-load and parse, all on the main thread; three launches"
         }
     }

@@ -10,12 +10,12 @@ final class Lesson04CLITests: XCTestCase {
         return outcome
     }
 
-    func testJSONIsOneDocumentWithBothVariants() throws {
+    func testJSONIsOneDocumentWithThreeVariants() throws {
         let outcome = try lesson04(["--json", "--latency", "0.02", "--bandwidth", "0"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "04")
-        XCTAssertEqual(document.variantNames, ["no-thread", "threaded"])
+        XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
         XCTAssertEqual(document.parameters["apis"] as? String, "friends,statuses,catalog")
         XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
         XCTAssertEqual(document.parameters["bandwidthBytesPerSecond"] as? Int, 0)
@@ -35,9 +35,17 @@ final class Lesson04CLITests: XCTestCase {
     }
 
     func testOneVariant() throws {
-        let outcome = try lesson04(["--json", "--variant", "threaded", "--latency", "0", "--bandwidth", "0"])
+        for variant in ["threaded", "async"] {
+            let outcome = try lesson04(["--json", "--variant", variant, "--latency", "0", "--bandwidth", "0"])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertEqual(outcome.document?.variantNames, [variant])
+        }
+    }
+
+    func testBothIsNoThreadAndThreaded() throws {
+        let outcome = try lesson04(["--json", "--variant", "both", "--latency", "0", "--bandwidth", "0"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertEqual(outcome.document?.variantNames, ["threaded"])
+        XCTAssertEqual(outcome.document?.variantNames, ["no-thread", "threaded"])
     }
 
     func testBadFlagsExit64AndNameTheFlag() throws {
@@ -60,6 +68,7 @@ final class Lesson04CLITests: XCTestCase {
             XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
         }
         XCTAssertTrue(outcome.stdout.contains("0.1-300; default 10"), "--timeout with its range and default")
+        XCTAssertTrue(outcome.stdout.contains("Swift 6"), "the discussion names the async variant")
     }
 
     func testAnUnreachableServerIsAClearErrorNotAHang() throws {
@@ -74,7 +83,7 @@ final class Lesson04CLITests: XCTestCase {
     func testAnUnreachableServerIsOneClearErrorNotATable() throws {
         let outcome = try lesson04(["--server", "http://127.0.0.1:9"])
         XCTAssertEqual(outcome.refusedConnectionProblems, [])
-        XCTAssertTrue(outcome.stderr.contains("no-thread and threaded variants failed"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("no-thread, threaded and async variants failed"), outcome.stderr)
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {

@@ -3,7 +3,7 @@ import LessonTestSupport
 import WorkshopCore
 import XCTest
 
-/// The same job through both variants, side by side. XCTest, because these runs need the
+/// The same job through the three variants, side by side. XCTest, because these runs need the
 /// real main thread and its run loop (Swift Testing runs its tests on other threads, where
 /// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
 /// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
@@ -37,21 +37,24 @@ final class Lesson04PairTests: XCTestCase {
         }
     }
 
-    func testBothVariantsParseTheSameRecords() throws {
+    func testAllThreeVariantsParseTheSameRecords() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
-        XCTAssertNil(plain.failure)
-        XCTAssertNil(queued.failure)
+        let tasks = run(.async)
+        for variant in [plain, queued, tasks] { XCTAssertNil(variant.failure, variant.name) }
         for api in XMLAPIs.all {
             for encoding in Encoding.allCases {
                 let a = try XCTUnwrap(plain.details.outcome(api, encoding))
                 let b = try XCTUnwrap(queued.details.outcome(api, encoding))
+                let c = try XCTUnwrap(tasks.details.outcome(api, encoding))
                 XCTAssertEqual(a.records.count, api.defaultCount, "\(api.name) \(encoding)")
-                XCTAssertEqual(a.records, b.records, "\(api.name) \(encoding): same records both ways")
+                XCTAssertEqual(a.records, b.records, "\(api.name) \(encoding): same records no-thread and threaded")
+                XCTAssertEqual(a.records, c.records, "\(api.name) \(encoding): same records no-thread and async")
+                XCTAssertEqual(c.contentEncoding, b.contentEncoding, "\(api.name) \(encoding)")
             }
         }
-        // One request per API and encoding, both ways.
-        XCTAssertEqual(server.stats.requests, 12)
+        // One request per API and encoding, every way.
+        XCTAssertEqual(server.stats.requests, 18)
     }
 
     func testDecodedBodiesAreByteIdenticalWithAndWithoutGzip() throws {
@@ -115,6 +118,60 @@ final class Lesson04PairTests: XCTestCase {
         XCTAssertGreaterThan(plain.details.outcome(XMLAPIs.catalog, .identity)?.startSeconds ?? 0, 0.5 * plainRound)
     }
 
+    /// What is wrong with the async run against the threaded and no-thread ones (empty: nothing).
+    /// The async variant keeps the main thread as free as the queues (within 2x, with a floor so
+    /// that two near-zero figures cannot flake), far freer than the no-thread one, takes about
+    /// as long as the queues (within 1.2x plus a little), and starts each round's three together.
+    private func asyncProblems(
+        plain: VariantRun<GzipDetails>, queued: VariantRun<GzipDetails>, tasks: VariantRun<GzipDetails>
+    ) -> [String] {
+        var problems: [String] = []
+        let (plainStall, queuedStall, asyncStall) = (
+            plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, tasks.screen.maxStallSeconds
+        )
+        if asyncStall >= max(2 * queuedStall, 0.05) {
+            problems.append("async stall \(asyncStall) s, threaded \(queuedStall) s")
+        }
+        if asyncStall >= 0.25 * plainStall { problems.append("async stall \(asyncStall) s, no-thread \(plainStall) s") }
+        let queuedTotal = queued.seconds("totalSeconds") ?? 0
+        let asyncTotal = tasks.seconds("totalSeconds") ?? .infinity
+        if asyncTotal >= 1.2 * queuedTotal + 0.1 {
+            problems.append("async took \(asyncTotal) s, threaded \(queuedTotal) s")
+        }
+        let plainRound = plain.details.roundSeconds(.identity)
+        for api in XMLAPIs.all {
+            let start = tasks.details.outcome(api, .identity)?.startSeconds ?? .infinity
+            if start >= 0.1 * plainRound { problems.append("async started \(api.name) at \(start) s") }
+        }
+        return problems
+    }
+
+    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() {
+        let plain = run(.noThread)
+        XCTAssertNil(plain.failure)
+        // A busy 2-core machine can hold the main thread for a moment: up to three tries.
+        let fine = { (runs: (VariantRun<GzipDetails>, VariantRun<GzipDetails>)) in
+            self.asyncProblems(plain: plain, queued: runs.0, tasks: runs.1).isEmpty
+        }
+        let (queued, tasks) = firstPassing(passes: fine) { (run(.threaded), run(.async)) }
+        XCTAssertNil(tasks.failure)
+        XCTAssertEqual(asyncProblems(plain: plain, queued: queued, tasks: tasks), [])
+        XCTAssertLessThan(tasks.screen.droppedFrames, plain.screen.droppedFrames)
+    }
+
+    func testAFailedAPICancelsTheDownloadsStillInFlight() throws {
+        // friends fails at once, catalog never answers: with a 30 s request timeout, a run that
+        // waited for catalog would take 30 s. Cancelled, it ends in a moment.
+        server.setFault(.status(500), forPathPrefix: XMLAPIs.friends.path)
+        server.setFault(.stall, forPathPrefix: XMLAPIs.catalog.path)
+        for variant in [Variant.threaded, .async] {
+            let failed = run(variant, requestTimeout: 30)
+            XCTAssertTrue(failed.failure?.contains("HTTP 500") == true, "\(variant): \(failed.failure ?? "no failure")")
+            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            XCTAssertLessThan(total, 30 / 4, "\(variant) waited \(total) s for a download it should have cancelled")
+        }
+    }
+
     // MARK: Bad input: a clear error, at once, and nothing half-done shown as done
 
     /// Every fault below hits the identity round already (the server sends corrupt or
@@ -124,7 +181,7 @@ final class Lesson04PairTests: XCTestCase {
         of api: XMLAPIs.API, containing words: [String], file: StaticString = #filePath, line: UInt = #line
     ) {
         server.knobs.bandwidthBytesPerSecond = 0
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             let failed = run(variant, requestTimeout: 5)
             let message = failed.failure ?? "no failure"
             for word in words {
@@ -175,10 +232,10 @@ final class Lesson04PairTests: XCTestCase {
 
     func testASilentAPIEndsTheRunAfterOneTimeoutAndCancelsTheRest() throws {
         // statuses never answers; the others do. With a 1 s timeout the run must end after
-        // about one timeout, not wait for anything in turn, and (threaded) keep drawing.
+        // about one timeout, not wait for anything in turn, and (threaded, async) keep drawing.
         server.setFault(.stall, forPathPrefix: XMLAPIs.statuses.path)
         let timeout = 1.0
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             server.resetStats()
             let failed = run(variant, requestTimeout: timeout)
             let message = failed.failure ?? "no failure"
@@ -186,8 +243,9 @@ final class Lesson04PairTests: XCTestCase {
             XCTAssertTrue(message.contains(XMLAPIs.statuses.path), "\(variant): \(message)")
             let total = try XCTUnwrap(failed.seconds("totalSeconds"))
             XCTAssertLessThan(total, 2 * timeout + 5, "\(variant) took \(total) s to give up")
-            if variant == .threaded {
-                XCTAssertLessThan(failed.screen.maxStallSeconds, 0.5 * timeout, "the main thread froze while failing")
+            if variant != .noThread {
+                XCTAssertLessThan(
+                    failed.screen.maxStallSeconds, 0.5 * timeout, "\(variant): the main thread froze while failing")
             } else {
                 XCTAssertEqual(server.stats.requests(under: XMLAPIs.catalog.path), 0, "went on after statuses")
             }

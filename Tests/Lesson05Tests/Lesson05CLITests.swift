@@ -10,7 +10,7 @@ final class Lesson05CLITests: XCTestCase {
         return outcome
     }
 
-    func testJSONIsOneDocumentWithBothVariants() throws {
+    func testJSONIsOneDocumentWithThreeVariants() throws {
         let outcome = try lesson05(["--json", "--orders", "200", "--products", "300", "--latency", "0.02"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
@@ -18,7 +18,7 @@ final class Lesson05CLITests: XCTestCase {
         XCTAssertEqual(document.parameters["orders"] as? Int, 200)
         XCTAssertEqual(document.parameters["products"] as? Int, 300)
         XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
-        XCTAssertEqual(document.variantNames, ["no-thread", "threaded"])
+        XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
         for name in document.variantNames {
             let metrics = document.metrics(name)
             for key in [
@@ -49,6 +49,16 @@ final class Lesson05CLITests: XCTestCase {
         XCTAssertEqual(metrics["secondLaunchRequests"] as? Int, 1)
     }
 
+    func testVariantChoosesTheRuns() throws {
+        for (variant, names) in [("async", ["async"]), ("both", ["no-thread", "threaded"])] {
+            let outcome = try lesson05([
+                "--json", "--variant", variant, "--orders", "50", "--products", "100", "--latency", "0",
+            ])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertEqual(outcome.document?.variantNames, names, variant)
+        }
+    }
+
     func testBadFlagsExit64AndNameTheFlag() throws {
         for (arguments, flag) in [
             (["--variant", "sideways"], "--variant"), (["--latency", "-1"], "--latency"),
@@ -72,6 +82,7 @@ final class Lesson05CLITests: XCTestCase {
         ] {
             XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
         }
+        XCTAssertTrue(outcome.stdout.contains("Swift 6"), "the discussion names the async variant")
     }
 
     func testAnUnreachableServerIsAClearErrorNotAHang() throws {
@@ -85,7 +96,7 @@ final class Lesson05CLITests: XCTestCase {
     func testAnUnreachableServerIsOneClearErrorNotATable() throws {
         let outcome = try lesson05(["--server", "http://127.0.0.1:9", "--orders", "50", "--products", "100"])
         XCTAssertEqual(outcome.refusedConnectionProblems, [])
-        XCTAssertTrue(outcome.stderr.contains("no-thread and threaded variants failed"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("no-thread, threaded and async variants failed"), outcome.stderr)
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {

@@ -3,7 +3,7 @@ import LessonTestSupport
 import WorkshopCore
 import XCTest
 
-/// The same three launches through both variants, side by side. XCTest, because these runs
+/// The same three launches through the three variants, side by side. XCTest, because these runs
 /// need the real main thread and its run loop (Swift Testing runs its tests on other threads,
 /// where RunLoop.main's timers never fire); every launch is bounded. XCTest runs each test on
 /// the main thread, so a test may step onto the main actor with `assumeIsolated`.
@@ -29,15 +29,16 @@ final class Lesson05PairTests: XCTestCase {
         return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup) }
     }
 
-    func testBothVariantsShowTheSameOrdersOnEveryLaunch() throws {
+    func testAllThreeVariantsShowTheSameOrdersOnEveryLaunch() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
-        XCTAssertNil(plain.failure)
-        XCTAssertNil(queued.failure)
-        XCTAssertEqual(plain.details.launches.count, 3)
-        XCTAssertEqual(queued.details.launches.count, 3)
+        let tasks = run(.async)
+        for variant in [plain, queued, tasks] {
+            XCTAssertNil(variant.failure, variant.name)
+            XCTAssertEqual(variant.details.launches.count, 3, variant.name)
+        }
         let expected = CatalogAPI.orders(count: 600, products: 1_000)
-        for launch in plain.details.launches + queued.details.launches {
+        for launch in plain.details.launches + queued.details.launches + tasks.details.launches {
             let orders = try XCTUnwrap(launch.parsed?.orders, launch.name)
             XCTAssertEqual(orders.map(\.id), expected.map(\.id), launch.name)
             XCTAssertEqual(orders.map(\.product.code), expected.map(\.productCode), launch.name)
@@ -49,7 +50,7 @@ final class Lesson05PairTests: XCTestCase {
     }
 
     func testRelaunchesMakeNoFullDownload() {
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             server.server.resetStats()
             let launches = run(variant).details
             XCTAssertEqual(launches.launches.map(\.source), [.downloaded, .fresh, .revalidated], "\(variant)")
@@ -85,9 +86,63 @@ final class Lesson05PairTests: XCTestCase {
             queuedFirst, 0.25 * plainFirst, "'loading...' long before the no-thread Screen shows anything")
     }
 
+    /// What is wrong with the async launches against the threaded and no-thread ones (empty:
+    /// nothing). The async variant keeps the main thread as free as the queues (within 2x, with
+    /// a floor so that two near-zero figures cannot flake), far freer than the no-thread one,
+    /// and takes about as long as the queues (within 1.2x plus a little).
+    private func asyncProblems(
+        plain: VariantRun<ShopDetails>, queued: VariantRun<ShopDetails>, tasks: VariantRun<ShopDetails>
+    ) -> [String] {
+        var problems: [String] = []
+        let stall = { (run: VariantRun<ShopDetails>) in run.seconds("mainThreadMaxStallSeconds") ?? .infinity }
+        let total = { (run: VariantRun<ShopDetails>) in run.seconds("totalSeconds") ?? .infinity }
+        if stall(tasks) >= max(2 * stall(queued), 0.05) {
+            problems.append("async stall \(stall(tasks)) s, threaded \(stall(queued)) s")
+        }
+        if stall(tasks) >= 0.25 * stall(plain) {
+            problems.append("async stall \(stall(tasks)) s, no-thread \(stall(plain)) s")
+        }
+        if total(tasks) >= 1.2 * total(queued) + 0.1 {
+            problems.append("async took \(total(tasks)) s, threaded \(total(queued)) s")
+        }
+        let loading = tasks.details.first?.screen?.firstContentSeconds ?? .infinity
+        if loading >= 0.25 * (plain.details.first?.screen?.firstContentSeconds ?? 0) {
+            problems.append("async showed 'loading...' only after \(loading) s")
+        }
+        return problems
+    }
+
+    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() {
+        let plain = run(.noThread)
+        XCTAssertNil(plain.failure)
+        // A busy 2-core machine can hold the main thread for a moment: up to three tries.
+        let fine = { (runs: (VariantRun<ShopDetails>, VariantRun<ShopDetails>)) in
+            self.asyncProblems(plain: plain, queued: runs.0, tasks: runs.1).isEmpty
+        }
+        let (queued, tasks) = firstPassing(passes: fine) { (run(.threaded), run(.async)) }
+        XCTAssertNil(tasks.failure)
+        XCTAssertEqual(asyncProblems(plain: plain, queued: queued, tasks: tasks), [])
+    }
+
+    func testAFailedPreloadCancelsTheDownloadInFlight() throws {
+        // The orders never come (30 s request timeout) and the database has no product table:
+        // the pre-load fails at once, and a launch that waited for the download would take 30 s.
+        server.server.setFault(.stall, forPathPrefix: "/orders")
+        var broken = try XCTUnwrap(setup)
+        broken.endpoint = FixtureEndpoint(
+            baseURL: server.endpoint.baseURL, server: server.server, knobs: server.server.knobs, timeoutSeconds: 30)
+        broken.databasePath = setup.scratch.file("empty.sqlite")
+        for variant in [Variant.threaded, .async] {
+            let failed = run(variant, setup: broken)
+            XCTAssertTrue(failed.failure?.contains("no such table") == true, "\(variant): \(failed.failure ?? "none")")
+            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            XCTAssertLessThan(total, 30 / 4, "\(variant) waited \(total) s for a download it should have cancelled")
+        }
+    }
+
     func testAFailingServerIsReportedNotHung() {
         server.server.setFault(.status(500), forPathPrefix: "/orders")
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             let run = run(variant)
             XCTAssertEqual(run.failure?.contains("HTTP 500"), true, "\(variant): \(run.failure ?? "no failure")")
             XCTAssertEqual(run.details.launches.count, 1, "no relaunch after a failed launch")
@@ -99,7 +154,7 @@ final class Lesson05PairTests: XCTestCase {
         // The API names 1,500 products; the local database holds 1,000.
         var wider = try XCTUnwrap(setup)
         wider.products = 1_500
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             let run = run(variant, setup: wider)
             XCTAssertEqual(
                 run.failure?.contains("not in the local database"), true, "\(variant): \(run.failure ?? "none")")
@@ -108,22 +163,23 @@ final class Lesson05PairTests: XCTestCase {
 
     func testASilentServerEndsTheLaunchAfterOneTimeoutAndKeepsTheScreenDrawing() throws {
         // The orders never come; with a 1 s timeout each variant must give up after about one
-        // timeout (not relaunch, not wait again), and the threaded one keep drawing meanwhile.
+        // timeout (not relaunch, not wait again), and threaded and async keep drawing meanwhile.
         server.server.setFault(.stall, forPathPrefix: "/orders")
         let timeout = 1.0
         var quick = try XCTUnwrap(setup)
         quick.endpoint = FixtureEndpoint(
             baseURL: server.endpoint.baseURL, server: server.server, knobs: server.server.knobs,
             timeoutSeconds: timeout)
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             let failed = run(variant, setup: quick)
             let message = failed.failure ?? "no failure"
             XCTAssertTrue(message.contains("timed out after 1 s waiting for http://"), "\(variant): \(message)")
             XCTAssertEqual(failed.details.launches.count, 1, "\(variant): relaunched after a failed launch")
             let total = try XCTUnwrap(failed.seconds("totalSeconds"))
             XCTAssertLessThan(total, 2 * timeout + Self.latency + 5, "\(variant) took \(total) s to give up")
-            if variant == .threaded {
-                XCTAssertLessThan(failed.screen.maxStallSeconds, 0.5 * timeout, "the main thread froze while failing")
+            if variant != .noThread {
+                XCTAssertLessThan(
+                    failed.screen.maxStallSeconds, 0.5 * timeout, "\(variant): the main thread froze while failing")
             }
         }
     }

@@ -1,0 +1,87 @@
+import Foundation
+import WorkshopCore
+
+/// The async variant: the threaded variant's job in Swift 6. One task on the main actor runs
+/// the two rounds in turn; each round is a task group of three child tasks, one per API. A
+/// child awaits its download (no thread waits meanwhile) and parses it where child tasks run,
+/// on Swift's shared pool of threads, never on main; the group hands each finished outcome
+/// back to the main actor, which adds its row. No queue of our own, no `DispatchQueue.main`.
+public struct AsyncFetch: Sendable {
+    /// The lane of the parsing in the timeline: child tasks run on Swift's shared thread pool.
+    static let taskPoolLane = "task pool"
+    let endpoint: FixtureEndpoint
+
+    public init(endpoint: FixtureEndpoint) {
+        self.endpoint = endpoint
+    }
+
+    /// Called on the main thread; returns at once. Rows are added later, by the task, on main.
+    @MainActor
+    public func start(_ controller: ResultsController) {
+        controller.showLoading()
+        controller.startTask { await run(controller) }
+    }
+
+    /// The identity round, then the gzip round: `await` keeps them in order, as the threaded
+    /// variant's "start the gzip round when the identity round is in" did by hand.
+    @MainActor
+    func run(_ controller: ResultsController) async {
+        for encoding in Encoding.allCases {
+            await round(encoding, controller)
+            if controller.failure != nil || Task.isCancelled { return }
+        }
+    }
+
+    /// One round: the three downloads start together (the group's three children), and each
+    /// row is added as soon as its API is parsed, in the order they finish.
+    @MainActor
+    func round(_ encoding: Encoding, _ controller: ResultsController) async {
+        let roundStart = monotonicSeconds()
+        let trace = controller.trace
+        let timeout = endpoint.timeoutSeconds
+        await withTaskGroup(of: APIOutcome?.self) { group in
+            for api in XMLAPIs.all {
+                let url = endpoint.url(api.path)
+                group.addTask {
+                    await Self.fetchAndParse(
+                        url, api: api, encoding: encoding, timeout: timeout, roundStart: roundStart, trace: trace)
+                }
+            }
+            // Back on the main actor for each one: `show` touches the Screen.
+            var failed: [APIOutcome] = []
+            for await case let outcome? in group {
+                if outcome.failure == nil, failed.isEmpty {
+                    controller.show(outcome)
+                } else if outcome.failure != nil {
+                    // A failed API ends the run: the others are cancelled, not waited for in full.
+                    failed.append(outcome)
+                    group.cancelAll()
+                }
+            }
+            // Several can fail together (a server that is down refuses all three): name the
+            // first in the article's order, so that every run gives the same cause.
+            let order = { (outcome: APIOutcome) in XMLAPIs.all.firstIndex(of: outcome.api) ?? 0 }
+            if let first = failed.min(by: { order($0) < order($1) }) { controller.show(first) }
+        }
+    }
+
+    /// One child task: await the download, then parse. `nonisolated`, so it runs on the shared
+    /// pool and not on the main actor: parsing here cannot freeze the Screen. Nil when the
+    /// download was cancelled: another API failed first, and that is the cause to report.
+    nonisolated static func fetchAndParse(
+        _ url: URL, api: XMLAPIs.API, encoding: Encoding, timeout: Double, roundStart: Double, trace: Trace
+    ) async -> APIOutcome? {
+        let download = await trace.measure("fetch \(api.name)", lane: Trace.awaitingLane) {
+            () async -> Result<DownloadTiming, FetchError> in
+            do throws(FetchError) {
+                return .success(try await TimedDownload.download(url, encoding: encoding, timeout: timeout))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(.cancelled) = download { return nil }
+        return trace.measure("parse \(api.name)", lane: taskPoolLane) {
+            APIOutcome.parse(download, api: api, encoding: encoding, roundStart: roundStart)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)
+#endif
+
+/// The async variant of a launch: the threaded variant's job in Swift 6. A task on the main
+/// actor shows "loading...", then a task group runs the two slow steps side by side, the
+/// download (awaited: no thread waits for the network) and the pre-load (on the
+/// `ProductCache` actor); the parse runs on the actor too. Each result comes back to the main
+/// actor by `await`, where the app shows it. No queue of our own, no `DispatchQueue.main`.
+public struct AsyncLaunch: Sendable {
+    public init() {}
+
+    /// What the two steps of the group hand back, in whichever order they finish.
+    enum Step: Sendable {
+        case orders(RevalidatingFetcher.Outcome)
+        case products(LaunchJob.Preloaded)
+    }
+
+    /// Called on the main thread; returns at once. The launch finishes later, on the main actor.
+    @MainActor
+    public func start(_ app: ShopController, job: LaunchJob) {
+        app.showLoading()
+        app.startTask { await launch(app, job: job) }
+    }
+
+    @MainActor
+    func launch(_ app: ShopController, job: LaunchJob) async {
+        let products = ProductCache(databasePath: job.databasePath, trace: job.trace)
+        do {
+            // If one step throws, the group cancels the other: a pre-load failure stops the download.
+            try await withThrowingTaskGroup(of: Step.self) { group in
+                group.addTask { .orders(try await job.fetchOrdersAsync()) }
+                group.addTask { .products(try await products.preload()) }
+                for try await step in group {
+                    switch step {
+                    case .orders(let fetched): app.ordersArrived(fetched)
+                    case .products(let preloaded): app.productsLoaded(preloaded)
+                    }
+                }
+            }
+            guard let body = app.fetched?.body else { return }
+            app.show(try await products.parse(body))
+        } catch {
+            app.showFailure(error)
+        }
+    }
+}
+
+extension LaunchJob {
+    /// GET /orders through the on-disk HTTP cache, awaited: maybe no request, maybe a 304,
+    /// maybe a download. `nonisolated` work, so the cache file is read off the main actor.
+    func fetchOrdersAsync() async throws(FetchError) -> RevalidatingFetcher.Outcome {
+        try await trace.measure("fetch orders", lane: Trace.awaitingLane) { () async throws(FetchError) in
+            try await fetcher.get(ordersURL)
+        }
+    }
+}
+
+extension RevalidatingFetcher {
+    /// The async `get`: the same cache rules as the blocking one (`plan`, then `finish`), with
+    /// the request awaited. Cancelling the task cancels the request.
+    func get(_ url: URL) async throws(FetchError) -> Outcome {
+        switch plan(url) {
+        case .reuse(let outcome): return outcome
+        case .send(let request, let stored):
+            let answer: (Data, URLResponse)
+            do {
+                answer = try await session.data(for: request)
+            } catch is CancellationError {
+                throw .cancelled(url: url.absoluteString)
+            } catch {
+                throw FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)
+            }
+            guard let http = answer.1 as? HTTPURLResponse else { throw .notHTTP(url: url.absoluteString) }
+            return try finish(
+                url, stored: stored, status: http.statusCode, headers: Self.headers(of: http), body: Array(answer.0))
+        }
+    }
+}

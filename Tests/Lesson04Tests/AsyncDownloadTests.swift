@@ -1,0 +1,65 @@
+import Lesson04Kit
+import LessonTestSupport
+import WorkshopCore
+import XCTest
+
+/// `TimedDownload.download`, the async form the async variant awaits: cancelling the task
+/// cancels the request, whether it is in flight or not yet started. Every wait is bounded by
+/// the request's own timeout (30 s), far above what a prompt cancel takes.
+final class AsyncDownloadTests: XCTestCase {
+    func testCancellingTheTaskCancelsADownloadInFlight() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.server.setFault(.stall, forPathPrefix: XMLAPIs.catalog.path)
+        let url = server.endpoint.url(XMLAPIs.catalog.path)
+        let task = Task { await download(url) }
+        // Cancel once the server has the request: the client is then waiting for its answer.
+        XCTAssertTrue(server.server.waitForStats(timeout: 10) { $0.requests >= 1 }, "the request never arrived")
+        let clock = Stopwatch()
+        task.cancel()
+        let result = await task.value
+        XCTAssertEqual(result.failureDescription, FetchError.cancelled(url: url.absoluteString).description)
+        XCTAssertLessThan(clock.elapsed, requestTimeout / 4, "the cancel was not prompt")
+    }
+
+    func testADownloadInACancelledTaskNeverStarts() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let url = server.endpoint.url(XMLAPIs.friends.path)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }  // cancelled before it asks for anything
+            return await download(url)
+        }
+        let result = await task.value
+        XCTAssertEqual(result.failureDescription, FetchError.cancelled(url: url.absoluteString).description)
+        XCTAssertEqual(server.server.stats.requests, 0, "a cancelled task sent a request")
+    }
+
+    func testAnUncancelledDownloadIsTheDocument() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let timing = try await download(server.endpoint.url(XMLAPIs.statuses.path)).get()
+        XCTAssertEqual(Array(timing.body), XMLAPIs.statuses.body())
+        XCTAssertEqual(timing.contentEncoding, "gzip")
+        XCTAssertLessThanOrEqual(timing.responseAt, timing.dataAt)
+    }
+}
+
+private let requestTimeout = 30.0
+
+/// The async variant's download, its failure kept as a value.
+private func download(_ url: URL) async -> Result<DownloadTiming, FetchError> {
+    do throws(FetchError) {
+        return .success(try await TimedDownload.download(url, encoding: .gzip, timeout: requestTimeout))
+    } catch {
+        return .failure(error)
+    }
+}
+
+extension Result {
+    /// The failure in words, or "succeeded".
+    fileprivate var failureDescription: String {
+        if case .failure(let error) = self { return "\(error)" }
+        return "succeeded"
+    }
+}
