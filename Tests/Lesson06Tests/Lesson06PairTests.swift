@@ -207,9 +207,12 @@ final class Lesson06PairTests: XCTestCase {
         settings.job.batchRows = 1_000
         settings.job.variableLimit = 7
         settings.timeoutSeconds = 60
-        let queued = perform(.threaded, settings: settings)
-        XCTAssertNil(queued.failure)
-        XCTAssertEqual(queued.details.results.last?.rowsPerStatement, 2)
-        XCTAssertEqual(queued.details.results.last?.commits, 3)
+        for variant in [Variant.threaded, .async] {
+            let saved = perform(variant, settings: settings)
+            XCTAssertNil(saved.failure)
+            let batches = saved.details.results.first { $0.strategy == .multiRowBatches }
+            XCTAssertEqual(batches?.rowsPerStatement, 2, "\(variant)")
+            XCTAssertEqual(batches?.commits, 3, "\(variant)")
+        }
     }
 }
