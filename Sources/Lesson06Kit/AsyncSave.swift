@@ -21,7 +21,9 @@ public enum AsyncSave {
         controller.startTask {
             do {
                 for strategy in SaveStrategy.allCases {
-                    // The writer reports "rows committed so far" after each commit.
+                    // The writer reports "rows committed so far" after each commit. The child task
+                    // inherits this task's priority, user-initiated: on Linux its thread runs at
+                    // nice -2, above the main thread's 0 (the writer queue's runs at 0; `ps -L`).
                     let (commits, reporter) = AsyncStream.makeStream(of: Int.self)
                     async let saved = writer.save(
                         strategy, job: job, path: databases[strategy, default: ""], reportingTo: reporter)
