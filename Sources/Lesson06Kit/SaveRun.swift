@@ -4,7 +4,7 @@ import WorkshopCore
 /// What a lesson 06 run leaves behind besides its metrics.
 public struct SaveDetails: Sendable {
     public var results: [BulkSave.Result] = []
-    /// Each strategy's final table as a digest: the result both variants must agree on.
+    /// Each strategy's final table as a digest: the result every variant must agree on.
     public var digests: [SaveStrategy: String] = [:]
     /// Row counts the main thread read while the writer wrote (threaded and async variants).
     public var countReadsOnMain = 0

@@ -3,7 +3,7 @@ import WorkshopCore
 
 /// What a lesson 07 run leaves behind besides its metrics.
 public struct HeightsDetails: Sendable {
-    /// Every row's measured height (nil: not measured): the result both variants must agree on.
+    /// Every row's measured height (nil: not measured): the result every variant must agree on.
     public var heights: [Double?]
 }
 
