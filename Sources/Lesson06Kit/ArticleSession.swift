@@ -62,9 +62,22 @@ public enum ArticleSession {
                 "insert into tblA (id,flg) values ('100',0),('300',0) on conflict(id) do update set flg=excluded.flg;",
             sql: "insert into tblA (id,flg) values (?,?),(?,?) on conflict(id) do update set flg=excluded.flg",
             values: ["100", 0, "300", 0]),
+        // Not in the article: ON CONFLICT ... DO UPDATE needs SQLite 3.24.0 (2018). Before it,
+        // the answer was two statements per row in one transaction: update the row if it
+        // exists, then insert or ignore (which skips every key that exists).
+        Step(
+            title: "before SQLite 3.24 (no upsert yet), step one: update the row that exists",
+            typed: "update tblA set message='B',flg=1 where id='100';",
+            sql: "update tblA set message = ?, flg = ? where id = ?", values: ["B", 1, "100"]),
+        Step(
+            title: "step two: insert or ignore adds '400' and skips '100', which exists",
+            typed: "insert or ignore into tblA (id,message,flg) values ('100','B',1),('400','d',1);",
+            sql: "insert or ignore into tblA (id,message,flg) values (?,?,?),(?,?,?)",
+            values: ["100", "B", 1, "400", "d", 1]),
     ]
 
-    /// What the article printed after each of its steps, and what the two upsert steps must print.
+    /// What the article printed after each of its steps, and what the upsert steps and the
+    /// two steps of the period answer must print.
     public static let expectedRows: [[String]] = [
         [],
         ["100|a|0", "200|b|0"],
@@ -73,6 +86,8 @@ public enum ArticleSession {
         ["100||1", "200|b|0", "300||1"],
         ["100|A|1", "200|b|0", "300|c|1"],
         ["100|A|0", "200|b|0", "300|c|0"],
+        ["100|B|1", "200|b|0", "300|c|0"],
+        ["100|B|1", "200|b|0", "300|c|0", "400|d|1"],
     ]
 
     /// Runs every step on `database` (which must not have a tblA yet).

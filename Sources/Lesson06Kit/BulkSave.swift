@@ -17,6 +17,10 @@ public enum BulkSave {
         insert into tblA (id, message, flg) values (?, ?, ?)
         on conflict(id) do update set message = excluded.message, flg = excluded.flg
         """
+    /// The period answer, before SQLite 3.24.0: update the row if it exists, then insert it
+    /// unless it exists (after the update it does, so the insert is ignored).
+    static let updateOneRow = "update tblA set message = ?, flg = ? where id = ?"
+    static let insertUnlessExists = "insert or ignore into tblA (id, message, flg) values (?, ?, ?)"
 
     /// Writes `job`'s rows with `strategy`. `committed(rowsSoFar)` is called after each
     /// commit (on the calling thread); when it throws, the save stops there. A failing commit
@@ -49,6 +53,18 @@ public enum BulkSave {
             let statement = try database.prepare(upsertOneRow)
             try database.transaction {
                 for i in 1...total { try statement.run(SaveJob.row(i)) }
+            }
+            commits = 1
+            try committed(total)
+        case .updateThenInsert:
+            let update = try database.prepare(updateOneRow)
+            let insert = try database.prepare(insertUnlessExists)
+            try database.transaction {
+                for i in 1...total {
+                    let row = SaveJob.row(i)  // id, message, flg
+                    try update.run([row[1], row[2], row[0]])
+                    try insert.run(row)
+                }
             }
             commits = 1
             try committed(total)

@@ -25,7 +25,7 @@ public final class SaveController: LessonController {
     override public var gotStarted: Bool { screen.table.placeholder != nil }
 
     func showSaving() {
-        showLoading("saving \(job.rows) rows three ways...")
+        showLoading("saving \(job.rows) rows four ways...")
     }
 
     // The main thread's own work is recorded too (not the count reads: one every frame would

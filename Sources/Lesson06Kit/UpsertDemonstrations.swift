@@ -69,9 +69,10 @@ public struct UpsertDemonstrations: LessonSetup {
 
             \(text)
 
-            == 4. Saving \(job.rows) rows (every tenth exists already) three ways, per variant
+            == 4. Saving \(job.rows) rows (every tenth exists already) four ways, per variant
             one row per commit: \(job.rows(for: .perRowCommit)) rows\(perRow ?? ""); \
-            one transaction: \(job.rows); multi-row batches: \(job.rows) in transactions of \(job.batchRows)
+            one transaction: \(job.rows); multi-row batches: \(job.rows) in transactions of \(job.batchRows); \
+            update, then insert or ignore (before SQLite 3.24): \(job.rows) in one transaction
             database files in \(folder.path) (removed at the end)
             """
     }

@@ -39,6 +39,6 @@ final class HeightCache {
         }
     }
 
-    /// Every measured height, in row order (nil where not measured): the result both variants share.
+    /// Every measured height, in row order (nil where not measured): the result every variant shares.
     var all: [Double?] { measured }
 }

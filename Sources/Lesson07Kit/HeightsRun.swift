@@ -3,7 +3,7 @@ import WorkshopCore
 
 /// What a lesson 07 run leaves behind besides its metrics.
 public struct HeightsDetails: Sendable {
-    /// Every row's measured height (nil: not measured): the result both variants must agree on.
+    /// Every row's measured height (nil: not measured): the result every variant must agree on.
     public var heights: [Double?]
 }
 
@@ -14,11 +14,16 @@ public enum HeightsRun {
         /// The table's width in cells; the text label is 4 narrower.
         public var width = 40
         public var chunkSize = 500
+        /// Chunks the async variant measures at once (its task group's width).
+        public var tasks = 1
         public var estimatedHeight = 60.0
         public var output = ScreenOutput.silent
         /// Upper bound for the whole run; a run that has not finished by then has failed.
         public var timeoutSeconds = 120.0
-        public init(rows: Int = 10_000, width: Int = 40, chunkSize: Int = 500, output: ScreenOutput = .silent) {
+        public init(
+            rows: Int = 10_000, width: Int = 40, chunkSize: Int = 500, tasks: Int = 1, output: ScreenOutput = .silent
+        ) {
+            self.tasks = tasks
             self.rows = rows
             self.width = width
             self.chunkSize = chunkSize
@@ -47,6 +52,9 @@ public enum HeightsRun {
         ) {
             switch variant {
             case .threaded: threaded.start(controller, cellWidth: cellWidth)
+            case .async:
+                AsyncHeights.start(
+                    controller, cellWidth: cellWidth, chunkSize: settings.chunkSize, tasks: settings.tasks)
             default: NoThreadHeights.run(controller, cellWidth: cellWidth)
             }
         }
@@ -60,16 +68,31 @@ public enum HeightsRun {
         return run
     }
 
-    /// What the numbers of the two variants mean, written from them.
-    public static func takeaway(plain: VariantRun<HeightsDetails>, queued: VariantRun<HeightsDetails>) -> String {
-        guard plain.details.heights == queued.details.heights else {
-            return "The two variants measured different heights: the measuring is not the same job both ways."
+    /// What the numbers mean, written from them: whether every run measured the same
+    /// heights, then each run's first rows on screen and worst freeze.
+    public static func takeaway(_ runs: [VariantRun<HeightsDetails>]) -> String {
+        guard let first = runs.first else { return "" }
+        guard runs.allSatisfy({ $0.details.heights == first.details.heights }) else {
+            return "The variants measured different heights: the measuring is not the same job every way."
         }
-        return String(
-            format: """
-                The same %d heights either way; measured off the main thread, the table was on screen after \
-                %.3f s instead of %.2f s and the worst freeze went from %.2f s to %.3f s.
-                """, plain.details.heights.count, queued.screen.firstRowsSeconds ?? 0,
-            plain.screen.firstRowsSeconds ?? 0, plain.screen.maxStallSeconds, queued.screen.maxStallSeconds)
+        let each = runs.map { run in
+            String(
+                format: "%@: table on screen after %.3f s, worst freeze %.3f s, all measured after %.2f s", run.name,
+                run.screen.firstRowsSeconds ?? 0, run.screen.maxStallSeconds, run.seconds("totalSeconds") ?? 0)
+        }
+        var text = "The same \(first.details.heights.count) heights \(runs.count == 1 ? "measured" : "every way"); "
+        text += each.joined(separator: "; ") + "."
+        if let queued = runs.first(where: { $0.name == Variant.threaded.rawValue }),
+            let tasks = runs.first(where: { $0.name == Variant.async.rawValue })
+        {
+            // "As free": within the tests' margin (twice the queue's freeze, or 50 ms).
+            let asFree = tasks.screen.maxStallSeconds <= max(2 * queued.screen.maxStallSeconds, 0.05)
+            text +=
+                " The task group kept the main thread \(asFree ? "as free as" : "less free than") the queue,"
+                + " without a queue of our own."
+        } else if runs.count == 1 {
+            text += " Run all three variants (the default) to compare them."
+        }
+        return text
     }
 }

@@ -8,7 +8,12 @@ struct Corners: OptionSet, Hashable, Sendable {
     static let bottomRight = Corners(rawValue: 4)
     static let bottomLeft = Corners(rawValue: 8)
     static let all: Corners = [.topLeft, .topRight, .bottomRight, .bottomLeft]
-    static let top: Corners = [.topLeft, .topRight]  // swift-layout's roundRectTop
+    // The article's four one-sided cases: swift-layout's roundRectTop, roundRectRight,
+    // roundRectLeft and roundRectBottom.
+    static let top: Corners = [.topLeft, .topRight]
+    static let right: Corners = [.topRight, .bottomRight]
+    static let left: Corners = [.topLeft, .bottomLeft]
+    static let bottom: Corners = [.bottomLeft, .bottomRight]
     /// Every one of the 16 subsets.
     static let everySubset = (0..<16).map { Corners(rawValue: $0) }
 }

@@ -5,11 +5,13 @@ struct RoundedCornersDemo {
     let boxes: [(view: View, corners: Corners, name: String)]
     let layout: Layout
 
-    /// Four boxes side by side: top corners (swift-layout's roundRectTop), all, none, and
-    /// two opposite ones.
+    /// The article's five boxes side by side: its four one-sided cases (`roundRectTop`,
+    /// `roundRectRight`, `roundRectLeft`, `roundRectBottom`) and two opposite corners
+    /// (`UIRectCorner.TopLeft | UIRectCorner.BottomRight`).
     init(radius: Double = 2) {
         let wanted: [(Corners, String)] = [
-            (.top, "top"), (.all, "all"), ([], "none"), ([.topLeft, .bottomRight], "diagonal"),
+            (.top, "top"), (.right, "right"), (.left, "left"), (.bottom, "bottom"),
+            ([.topLeft, .bottomRight], "diagonal"),
         ]
         var constraints: [Constraint] = []
         var made: [(View, Corners, String)] = []
@@ -32,7 +34,7 @@ struct RoundedCornersDemo {
             previous = view
         }
         boxes = made
-        self.layout = Layout(root: window, constraints: constraints, rootWidth: 56, rootHeight: 5)
+        self.layout = Layout(root: window, constraints: constraints, rootWidth: 68, rootHeight: 5)
         self.radius = radius
     }
 

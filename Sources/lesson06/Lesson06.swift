@@ -9,10 +9,12 @@ struct Lesson06: LessonProgram {
         abstract:
             "SQLite upsert: the article's sqlite3 session replayed, why insert or replace is a delete, and a bulk save that never freezes the Screen.",
         discussion: """
-            The no-thread variant saves N rows three ways (one row per commit, one transaction, \
-            multi-row batches sized from SQLite's variable limit) on the main thread, so the Screen \
-            freezes. The threaded variant does the same on a writer queue with its own connection \
-            in WAL mode, while the main thread keeps drawing and reading a consistent row count.
+            The no-thread variant saves N rows four ways (one row per commit, one transaction, \
+            multi-row batches sized from SQLite's variable limit, and the pre-3.24 update then \
+            insert or ignore) on the main thread, so the Screen freezes. The threaded variant does \
+            the same on a writer queue with its own connection in WAL mode, while the main thread \
+            keeps drawing and reading a consistent row count. The async variant does it in Swift 6: \
+            a writer actor owns the connection and a main-actor task awaits each save.
             Sources: "Sqliteで既に存在するかもしれないprimary keyを持つ複数valesを一括insert" and \
             "Core Data では モデルの delete - insert をしない方が良い" (2010-05-24); see Lessons/06-sqlite-upsert.md.
             """
@@ -68,9 +70,13 @@ struct Lesson06: LessonProgram {
     func banner(_ demonstrations: UpsertDemonstrations) -> String { demonstrations.banner(for: job) }
 
     func describe(_ variant: Variant) -> String {
-        variant == .threaded
-            ? "threaded: every strategy on writer-queue (own connection, WAL); main draws and reads the row count each frame"
-            : "no-thread: every strategy on the main thread"
+        switch variant {
+        case .threaded:
+            "threaded: every strategy on writer-queue (own connection, WAL); main draws and reads the row count each frame"
+        case .async:
+            "async: every strategy in a writer actor (own connection, WAL), awaited by a main-actor task; main reads the row count each frame"
+        default: "no-thread: every strategy on the main thread"
+        }
     }
 
     @MainActor
@@ -80,8 +86,5 @@ struct Lesson06: LessonProgram {
 
     func parameters(_ setup: UpsertDemonstrations) -> [(String, Metric)] { setup.parameters(for: job) }
 
-    func takeaway(_ runs: [VariantRun<SaveDetails>]) -> String {
-        runs.count == 2
-            ? SaveRun.takeaway(plain: runs[0], queued: runs[1]) : "Run both variants (the default) to compare them."
-    }
+    func takeaway(_ runs: [VariantRun<SaveDetails>]) -> String { SaveRun.takeaway(runs) }
 }

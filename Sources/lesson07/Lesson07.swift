@@ -12,7 +12,8 @@ struct Lesson07: LessonProgram {
             It first lays out the three Auto Layout articles' screens with a small constraint solver \
             (a wrapping label in a scroll view, table cells of different heights, some corners \
             rounded), then measures every row's height on the main thread (no-thread) or on a \
-            background queue while the table shows estimated heights (threaded).
+            background queue while the table shows estimated heights (threaded), or in a task group \
+            off the main actor, applied on the main actor, in Swift 6 (async).
             Sources: "Auto LayoutでUIScrollViewにいれたUILabelを自動改行させる", \
             "AutoLayoutでUITableViewCellに異なる高さを設定する", "SwiftでAuto Layout設定した直後に一部を角丸表示".
             """
@@ -33,6 +34,12 @@ struct Lesson07: LessonProgram {
         help: ArgumentHelp("Rows the threaded variant measures per trip to the main queue (1-100000).", valueName: "n"))
     var chunkSize = 500
 
+    @Option(
+        help: ArgumentHelp(
+            "Chunks the async variant's task group measures at once (1-8; 1 is the threaded variant's one queue).",
+            valueName: "n"))
+    var tasks = 1
+
     // Not `--svg`: every lesson's `--svg FILE` draws the run's timeline.
     @Flag(help: "Also print the rounded-corner outlines of part 4 as SVG paths.")
     var cornersSVG = false
@@ -43,6 +50,9 @@ struct Lesson07: LessonProgram {
         }
         for (flag, value) in [("--rows", rows), ("--chunk-size", chunkSize)] where !(1...100_000).contains(value) {
             throw ValidationError("\(flag) must be between 1 and 100000 (got \(value))")
+        }
+        guard (1...8).contains(tasks) else {
+            throw ValidationError("--tasks must be between 1 and 8 (got \(tasks))")
         }
     }
 
@@ -62,6 +72,8 @@ struct Lesson07: LessonProgram {
         switch variant {
         case .threaded:
             "threaded: draw with estimated heights now, measure on height-queue in chunks of \(chunkSize), reload on main"
+        case .async:
+            "async: draw with estimated heights now, measure chunks of \(chunkSize) in a task group of width \(tasks), reload on the main actor"
         default: "no-thread: measure every row on the main thread, then draw the table"
         }
     }
@@ -69,18 +81,17 @@ struct Lesson07: LessonProgram {
     @MainActor
     func perform(_ variant: Variant, setup: NoSetup, output: ScreenOutput) -> VariantRun<HeightsDetails> {
         HeightsRun.perform(
-            variant, settings: HeightsRun.Settings(rows: rows, width: width, chunkSize: chunkSize, output: output))
+            variant,
+            settings: HeightsRun.Settings(rows: rows, width: width, chunkSize: chunkSize, tasks: tasks, output: output))
     }
 
     func parameters(_ setup: NoSetup) -> [(String, Metric)] {
         [
             ("rows", .count(rows)), ("width", .count(width)), ("chunkSize", .count(chunkSize)),
+            ("tasks", .count(tasks)),
             ("estimatedHeightPoints", .count(Int(HeightsRun.Settings().estimatedHeight))),
         ]
     }
 
-    func takeaway(_ runs: [VariantRun<HeightsDetails>]) -> String {
-        runs.count == 2
-            ? HeightsRun.takeaway(plain: runs[0], queued: runs[1]) : "Run both variants (the default) to compare them."
-    }
+    func takeaway(_ runs: [VariantRun<HeightsDetails>]) -> String { HeightsRun.takeaway(runs) }
 }

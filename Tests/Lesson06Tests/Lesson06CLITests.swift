@@ -11,7 +11,7 @@ final class Lesson06CLITests: XCTestCase {
         return outcome
     }
 
-    func testJSONIsOneDocumentWithBothVariantsAndEveryStrategysSpeed() throws {
+    func testJSONIsOneDocumentWithThreeVariantsAndEveryStrategysSpeed() throws {
         let outcome = try lesson06(["--json", "--rows", "3000", "--batch-rows", "1000"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
@@ -19,10 +19,11 @@ final class Lesson06CLITests: XCTestCase {
         for (parameter, value) in [("rows", 3000), ("compoundSelectLimit", 500)] {
             XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter)
         }
-        XCTAssertEqual(document.variantNames, ["no-thread", "threaded"])
+        XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
         let required = [
             "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
             "perRowCommitRowsPerSecond", "oneTransactionRowsPerSecond", "multiRowBatchesRowsPerSecond",
+            "updateThenInsertRowsPerSecond", "countReadsOnMain", "tornCountReads",
         ]
         XCTAssertEqual(document.lacking(required), [])
         for name in document.variantNames {
@@ -30,6 +31,14 @@ final class Lesson06CLITests: XCTestCase {
             XCTAssertGreaterThan(metrics["multiRowBatchesRowsPerSecond"] as? Double ?? 0, 0)
             XCTAssertEqual(metrics["batchCommits"] as? Int, 3)
             XCTAssertEqual(metrics["tornCountReads"] as? Int, 0)
+        }
+    }
+
+    func testBothIsTwoVariantsAndAsyncIsOne() throws {
+        for (variant, names) in [("both", ["no-thread", "threaded"]), ("async", ["async"])] {
+            let outcome = try lesson06(["--json", "--variant", variant, "--rows", "500"])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertEqual(outcome.document?.variantNames, names, variant)
         }
     }
 
@@ -51,6 +60,8 @@ final class Lesson06CLITests: XCTestCase {
         for line in [
             "Error: UNIQUE constraint failed: tblA.id", "100||1\n200|b|0\n300||1", "100|A|0\n200|b|0\n300|c|0",
             "Error: too many terms in compound SELECT", "Error: too many SQL variables", "mainThreadMaxStallSeconds",
+            "100|B|1\n200|b|0\n300|c|0\n400|d|1", "updateThenInsertRowsPerSecond",
+            "async: every strategy in a writer actor",
         ] {
             XCTAssertTrue(outcome.stdout.contains(line), "output lacks \(line)")
         }
@@ -87,8 +98,9 @@ final class Lesson06CLITests: XCTestCase {
     func testHelpExplainsEveryFlag() throws {
         let outcome = try lesson06(["--help"])
         XCTAssertEqual(outcome.status, 0)
-        for flag in ["--variant", "--json", "--rows", "--full", "--batch-rows", "--variable-limit", "--commit-latency"]
-        {
+        for flag in [
+            "--variant", "--json", "--rows", "--full", "--batch-rows", "--variable-limit", "--commit-latency", "async",
+        ] {
             XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
         }
     }

@@ -1,9 +1,10 @@
+import Foundation
 import Lesson06Kit
 import LessonTestSupport
 import WorkshopCore
 import XCTest
 
-/// The same save through both variants, side by side. XCTest, because these runs need the
+/// The same save through the three variants, side by side. XCTest, because these runs need the
 /// real main thread and its run loop (Swift Testing runs its tests on other threads, where
 /// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
 /// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
@@ -29,7 +30,17 @@ final class Lesson06PairTests: XCTestCase {
         }
     }
 
-    /// 21 commits (10 one-row commits, 1 transaction, 10 batches), each made 0.25 s slower
+    /// Removes the database files `variants` left in the scratch folder.
+    private func removeDatabases(of variants: [Variant]) {
+        for variant in variants {
+            for strategy in SaveStrategy.allCases {
+                let path = SaveRun.databasePath(variant, strategy, in: scratch)
+                for file in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+            }
+        }
+    }
+
+    /// 22 commits (10 one-row commits, 1 transaction, 10 batches, 1 more transaction), each 0.25 s slower
     /// (a slow phone's storage): the no-thread save blocks the main thread for over 5 s.
     private func run(_ variant: Variant, rows: Int = 50_000, commitLatency: Double = 0.25) -> VariantRun<SaveDetails> {
         var settings = SaveRun.Settings()
@@ -41,45 +52,77 @@ final class Lesson06PairTests: XCTestCase {
         return perform(variant, settings: settings)
     }
 
-    func testBothVariantsSaveTheSameTablesAndOnlyTheThreadedOneKeepsTheScreenAlive() throws {
+    func testTheThreeVariantsSaveTheSameTablesAndOnlyTheNoThreadOneFreezesTheScreen() throws {
         let plain = run(.noThread)
-        let queued = run(.threaded)
         XCTAssertNil(plain.failure)
+        // Other processes on a shared 2-core machine can take a core from the main thread for a
+        // moment, which only ever adds to a stall: the two off-main runs get up to three tries
+        // together, until the ratios hold (a variant that really stalls fails every try).
+        typealias Pair = (queued: VariantRun<SaveDetails>, actor: VariantRun<SaveDetails>)
+        func ratiosHold(_ pair: Pair) -> Bool {
+            let (queuedStall, actorStall) = (pair.queued.screen.maxStallSeconds, pair.actor.screen.maxStallSeconds)
+            let (queuedTotal, actorTotal) = (pair.queued.seconds("totalSeconds")!, pair.actor.seconds("totalSeconds")!)
+            return queuedStall < 0.1 * plain.screen.maxStallSeconds && actorStall <= max(2 * queuedStall, 0.05)
+                && actorTotal <= 1.2 * queuedTotal + 0.2
+        }
+        let (queued, actor) = firstPassing(passes: ratiosHold) { () -> Pair in
+            // A try after the first starts from fresh database files, as the first did.
+            removeDatabases(of: [.threaded, .async])
+            return (run(.threaded), run(.async))
+        }
         XCTAssertNil(queued.failure)
+        XCTAssertNil(actor.failure)
 
-        // Same result: every strategy's final table is identical both ways.
-        XCTAssertEqual(plain.details.digests.count, 3)
+        // Same result: every strategy's final table is identical all three ways.
+        XCTAssertEqual(plain.details.digests.count, 4)
         XCTAssertEqual(plain.details.digests, queued.details.digests)
-        XCTAssertEqual(plain.details.results.map(\.rows), [10, 50_000, 50_000])
-        XCTAssertEqual(queued.details.results.map(\.rows), [10, 50_000, 50_000])
+        XCTAssertEqual(plain.details.digests, actor.details.digests)
+        for saved in [plain, queued, actor] {
+            XCTAssertEqual(saved.details.results.map(\.rows), [10, 50_000, 50_000, 50_000], saved.name)
+        }
 
-        // The no-thread stall covers the write (and its 21 slow commits): the Screen could
+        // The no-thread stall covers the write (and its 22 slow commits): the Screen could
         // not draw until it was done.
         let written = plain.details.results.map(\.seconds).reduce(0, +)
-        XCTAssertGreaterThanOrEqual(written, 21 * 0.25)
+        XCTAssertGreaterThanOrEqual(written, 22 * 0.25)
         XCTAssertGreaterThanOrEqual(
             plain.screen.maxStallSeconds, 0.9 * written,
             "stall \(plain.screen.maxStallSeconds) s for \(written) s of writing")
         print(
             String(
-                format: "lesson06 pair: max stall no-thread %.3f s, threaded %.3f s", plain.screen.maxStallSeconds,
-                queued.screen.maxStallSeconds))
+                format:
+                    "lesson06 triple: max stall no-thread %.3f s, threaded %.3f s, async %.3f s; total %.2f / %.2f / %.2f s",
+                plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, actor.screen.maxStallSeconds,
+                plain.seconds("totalSeconds")!, queued.seconds("totalSeconds")!, actor.seconds("totalSeconds")!))
         // The threaded one stays under a tenth of it.
         XCTAssertLessThan(
             queued.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds,
             "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
         XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
+        // The writer actor keeps the main thread as free as the writer queue (within 2x, with a
+        // 50 ms floor so that two near-zero stalls do not flake), and takes no longer overall:
+        // the same commits, each as slow, one writer either way.
+        XCTAssertLessThanOrEqual(
+            actor.screen.maxStallSeconds, max(2 * queued.screen.maxStallSeconds, 0.05),
+            "async stall \(actor.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
+        XCTAssertLessThan(actor.screen.droppedFrames, plain.screen.droppedFrames)
+        XCTAssertLessThanOrEqual(
+            actor.seconds("totalSeconds")!, 1.2 * queued.seconds("totalSeconds")! + 0.2,
+            "async total vs threaded total")
     }
 
     func testTheMainThreadReadsOnlyWholeBatches() {
-        let queued = run(.threaded, rows: 40_000, commitLatency: 0)
-        XCTAssertNil(queued.failure)
-        XCTAssertGreaterThan(queued.details.countReadsOnMain, 10, "the main thread kept reading while the writer wrote")
-        XCTAssertEqual(queued.details.tornReads, [], "a count from the middle of a transaction")
+        for variant in [Variant.threaded, .async] {
+            let saved = run(variant, rows: 40_000, commitLatency: 0)
+            XCTAssertNil(saved.failure)
+            XCTAssertGreaterThan(
+                saved.details.countReadsOnMain, 10, "\(variant): the main thread kept reading while the writer wrote")
+            XCTAssertEqual(saved.details.tornReads, [], "\(variant): a count from the middle of a transaction")
+        }
     }
 
-    func testAFailingBatchIsReportedBothWaysAndEarlierBatchesStay() throws {
-        for variant in [Variant.noThread, .threaded] {
+    func testAFailingBatchIsReportedEveryWayAndEarlierBatchesStay() throws {
+        for variant in [Variant.noThread, .threaded, .async] {
             var settings = SaveRun.Settings()
             settings.job.rows = 30
             settings.job.perRowCommitRows = 5
@@ -110,7 +153,7 @@ final class Lesson06PairTests: XCTestCase {
 
     func testAVariantWhoseFilesCannotBeMadeFailsWithOneCauseAndNeverStarted() {
         scratch.tearDown()  // the folder is gone: no database file can be made in it
-        for variant in [Variant.noThread, .threaded] {
+        for variant in [Variant.noThread, .threaded, .async] {
             let failed = run(variant, rows: 100, commitLatency: 0)
             XCTAssertEqual(failed.failure?.hasPrefix("setup failed: "), true, "\(variant): \(failed.failure ?? "none")")
             XCTAssertFalse(failed.gotStarted, "\(variant): a run that never started has no figures for the table")
@@ -142,6 +185,36 @@ final class Lesson06PairTests: XCTestCase {
         XCTAssertLessThanOrEqual(written.first?.first?.int ?? -1, 1, "rows committed after cancel()")
     }
 
+    func testACancelledWriterActorStopsAtItsNextCommit() throws {
+        var job = SaveJob()
+        job.rows = 1_000
+        job.commitLatencySeconds = 0.01  // 1,000 one-row commits: over 10 s unless cancelled
+        let folder = try XCTUnwrap(scratch)
+        let (stopped, written) = try MainActor.assumeIsolated {
+            var databases: [SaveStrategy: String] = [:]
+            for strategy in SaveStrategy.allCases {
+                databases[strategy] = SaveRun.databasePath(.async, strategy, in: folder)
+                try job.prepare(SQLiteDatabase(path: SaveRun.databasePath(.async, strategy, in: folder)))
+            }
+            let perRow = try SQLiteDatabase(path: SaveRun.databasePath(.async, .perRowCommit, in: folder))
+            func rowsWritten() throws -> Int64 {
+                try perRow.query("select count(*) from tblA where message != 'old'").first?.first?.int ?? -1
+            }
+            let controller = SaveController(job: job, title: "cancelled", output: .silent)
+            AsyncSave.start(controller, databases: databases)
+            // Cancel mid-flight: once the writer has committed some rows.
+            let started = MainLoop.run(timeout: 30) { ((try? rowsWritten()) ?? 0) >= 5 }
+            controller.cancelTask()
+            let atCancel = try rowsWritten()
+            // The task ends (with a failure: CancellationError) on the main actor.
+            let ended = MainLoop.run(timeout: 30) { controller.isFinished } && controller.failure != nil
+            return (started && ended, (atCancel, try rowsWritten()))
+        }
+        XCTAssertTrue(stopped, "the writer actor did not start, or did not stop")
+        // At most the commit in hand when cancel came: no row after it.
+        XCTAssertLessThanOrEqual(written.1, written.0 + 1, "rows committed after cancelTask()")
+    }
+
     func testTheWriterConnectionHonoursALoweredLimit() {
         var settings = SaveRun.Settings()
         settings.job.rows = 3_000
@@ -149,9 +222,12 @@ final class Lesson06PairTests: XCTestCase {
         settings.job.batchRows = 1_000
         settings.job.variableLimit = 7
         settings.timeoutSeconds = 60
-        let queued = perform(.threaded, settings: settings)
-        XCTAssertNil(queued.failure)
-        XCTAssertEqual(queued.details.results.last?.rowsPerStatement, 2)
-        XCTAssertEqual(queued.details.results.last?.commits, 3)
+        for variant in [Variant.threaded, .async] {
+            let saved = perform(variant, settings: settings)
+            XCTAssertNil(saved.failure)
+            let batches = saved.details.results.first { $0.strategy == .multiRowBatches }
+            XCTAssertEqual(batches?.rowsPerStatement, 2, "\(variant)")
+            XCTAssertEqual(batches?.commits, 3, "\(variant)")
+        }
     }
 }

@@ -27,7 +27,7 @@ struct Lesson06SQLTests {
             #expect(outcome.rows == ArticleSession.expectedRows[index], "step \(index + 1): \(outcome.step.title)")
         }
         // Only step 3 fails, with SQLite's own message, as in the article.
-        #expect(outcomes.map { $0.error != nil } == [false, false, true, false, false, false, false])
+        #expect(outcomes.map { $0.error != nil } == [false, false, true, false, false, false, false, false, false])
         #expect(outcomes[2].error == "UNIQUE constraint failed: tblA.id")
         // The transcript shows what sqlite3 shows.
         let transcript = ArticleSession.transcript(outcomes)
@@ -137,6 +137,28 @@ struct Lesson06SQLTests {
         #expect(digests[0] == digests[1])
     }
 
+    @Test("the pre-3.24 way (update, then insert or ignore, one transaction) leaves the same rows as the upsert")
+    func updateThenInsertMatchesTheUpsert() throws {
+        var job = SaveJob()
+        job.rows = 2_000
+        job.batchRows = 700
+        var digests: [SaveStrategy: String] = [:]
+        for strategy in [SaveStrategy.oneTransaction, .multiRowBatches, .updateThenInsert] {
+            let file = try TemporaryDatabase()
+            try job.prepare(file.database)
+            let result = try BulkSave.run(strategy, job: job, on: file.database) { _ in }
+            #expect(result.rows == 2_000)
+            digests[strategy] = try BulkSave.digest(of: file.database)
+            if strategy == .updateThenInsert {
+                #expect(result.commits == 1)
+                // Every row holds the job's values: the 200 seeded rows were updated, not skipped.
+                #expect(try file.database.query("select count(*) from tblA where message = 'old'") == [[.integer(0)]])
+                #expect(try file.database.query("select count(*) from tblA") == [[.integer(2_000)]])
+            }
+        }
+        #expect(Set(digests.values).count == 1, "\(digests)")
+    }
+
     @Test("tricky values round-trip verbatim: they are bound, never spliced into SQL")
     func trickyStrings() throws {
         let file = try TemporaryDatabase()
@@ -192,6 +214,7 @@ struct Lesson06SQLTests {
         // 10 rows exist; each batch adds its rows minus the ones that existed (every tenth).
         #expect(job.consistentCounts(for: .multiRowBatches) == [10, 37, 64, 91, 100])
         #expect(job.consistentCounts(for: .oneTransaction) == [10, 100])
+        #expect(job.consistentCounts(for: .updateThenInsert) == [10, 100])
         #expect(job.consistentCounts(for: .perRowCommit).count == 91)
     }
 }

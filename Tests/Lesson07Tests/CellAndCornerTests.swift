@@ -82,10 +82,12 @@ import Testing
         try demo.layout.solve()
         let after = demo.outlines()
         #expect(after.allSatisfy { !$0.isEmpty })
-        #expect(after.map(\.rect.minX) == [0, 14, 28, 42])
+        #expect(after.map(\.rect.minX) == [0, 14, 28, 42, 56])
         #expect(after[0].svgPath == "M2 0 L10 0 A2 2 0 0 1 12 2 L12 5 L0 5 L0 2 A2 2 0 0 1 2 0 Z")
         let drawing = demo.draw()
-        #expect(drawing.first?.hasPrefix("╭──────────╮  ╭──────────╮  ┌──────────┐  ╭──────────┐") == true)
-        #expect(drawing.last?.hasPrefix("└──────────┘  ╰──────────╯  └──────────┘  └──────────╯") == true)
+        // The article's four one-sided cases, then two opposite corners.
+        #expect(
+            drawing.first?.hasPrefix("╭──────────╮  ┌──────────╮  ╭──────────┐  ┌──────────┐  ╭──────────┐") == true)
+        #expect(drawing.last?.hasPrefix("└──────────┘  └──────────╯  ╰──────────┘  ╰──────────╯  └──────────╯") == true)
     }
 }

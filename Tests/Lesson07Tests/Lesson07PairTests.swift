@@ -1,9 +1,10 @@
+import LessonTestSupport
 import WorkshopCore
 import XCTest
 
 @testable import Lesson07Kit
 
-/// The same row heights (8,000 for the timing pair) measured both ways. XCTest, because these
+/// The same row heights (8,000 for the timing runs) measured the three ways. XCTest, because these
 /// runs need the real main thread and its run loop (Swift Testing runs its tests on other
 /// threads, where RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest
 /// runs each test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
@@ -14,13 +15,22 @@ final class Lesson07PairTests: XCTestCase {
         return MainActor.assumeIsolated { HeightsRun.perform(variant, settings: settings) }
     }
 
-    func testBothVariantsMeasureTheSameHeights() throws {
+    func testTheThreeVariantsMeasureTheSameHeights() throws {
         let plain = run(.noThread, rows: 500)
         let queued = run(.threaded, rows: 500)
+        let tasks = run(.async, rows: 500)
         XCTAssertNil(plain.failure)
         XCTAssertNil(queued.failure)
+        XCTAssertNil(tasks.failure)
         XCTAssertEqual(plain.details.heights.count, 500)
         XCTAssertEqual(plain.details.heights, queued.details.heights)
+        XCTAssertEqual(plain.details.heights, tasks.details.heights)
+        // A wider task group measures chunks out of order; the cache puts them in place.
+        var wide = HeightsRun.Settings(rows: 500, width: 40, chunkSize: 30, tasks: 4)
+        wide.timeoutSeconds = 120
+        let widened = MainActor.assumeIsolated { HeightsRun.perform(.async, settings: wide) }
+        XCTAssertNil(widened.failure)
+        XCTAssertEqual(plain.details.heights, widened.details.heights)
         // And they are the sizing cell's heights: its lines at 36 cells, 20 points each, plus 20.
         let texts = HeightsRun.texts(count: 500)
         for row in [0, 1, 77, 499] {
@@ -53,14 +63,49 @@ final class Lesson07PairTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(plain.metric("cacheHits"), 8000, "every row's height came from the cache at reload")
     }
 
+    func testTheTaskGroupKeepsTheMainThreadAsFreeAsTheQueue() {
+        let plain = run(.noThread)
+        // As above: up to three tries of the two off-main runs together, until the ratios hold.
+        typealias Pair = (queued: VariantRun<HeightsDetails>, tasks: VariantRun<HeightsDetails>)
+        func ratiosHold(_ pair: Pair) -> Bool {
+            let (queuedStall, tasksStall) = (pair.queued.screen.maxStallSeconds, pair.tasks.screen.maxStallSeconds)
+            let (queuedTotal, tasksTotal) = (pair.queued.seconds("totalSeconds")!, pair.tasks.seconds("totalSeconds")!)
+            return tasksStall <= max(2 * queuedStall, 0.05) && tasksStall < 0.1 * plain.screen.maxStallSeconds
+                && tasksTotal <= 1.2 * queuedTotal + 0.1
+        }
+        let (queued, tasks) = firstPassing(passes: ratiosHold) { () -> Pair in (run(.threaded), run(.async)) }
+        print(
+            String(
+                format:
+                    "lesson07 triple: max stall no-thread %.3f s, threaded %.3f s, async %.3f s; total %.2f / %.2f / %.2f s",
+                plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, tasks.screen.maxStallSeconds,
+                plain.seconds("totalSeconds")!, queued.seconds("totalSeconds")!, tasks.seconds("totalSeconds")!))
+        XCTAssertNil(tasks.failure)
+        XCTAssertEqual(plain.details.heights, tasks.details.heights)
+        // Within 2x of the queue's worst freeze (with a 50 ms floor: two near-zero stalls must
+        // not flake), and far below the no-thread one.
+        XCTAssertLessThanOrEqual(
+            tasks.screen.maxStallSeconds, max(2 * queued.screen.maxStallSeconds, 0.05),
+            "async stall \(tasks.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
+        XCTAssertLessThan(tasks.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds)
+        // The same measuring, one chunk at a time: no longer overall than the queue.
+        XCTAssertLessThanOrEqual(
+            tasks.seconds("totalSeconds")!, 1.2 * queued.seconds("totalSeconds")! + 0.1,
+            "async total vs threaded total")
+        XCTAssertLessThan(tasks.screen.firstRowsSeconds ?? .infinity, 0.1 * (plain.screen.firstRowsSeconds ?? 0))
+        XCTAssertGreaterThan(tasks.metric("estimatedHeightsUsed"), 0, "the async table drew estimates first")
+    }
+
     func testARunThatGivesUpSaysHowFarItGot() throws {
         // 40,000 rows take seconds to measure; the run may take a tenth of a second.
-        let stopped = run(.threaded, rows: 40_000, timeout: 0.1)
-        let failure = try XCTUnwrap(stopped.failure)
-        XCTAssertTrue(failure.hasPrefix("gave up after 0.1 s: "), failure)
-        XCTAssertTrue(failure.hasSuffix(" of 40000 rows measured"), failure)
-        XCTAssertTrue(stopped.gotStarted, "the table was on screen with estimated heights")
-        XCTAssertLessThan(stopped.metric("rowsMeasured"), 40_000)
+        for variant in [Variant.threaded, .async] {
+            let stopped = run(variant, rows: 40_000, timeout: 0.1)
+            let failure = try XCTUnwrap(stopped.failure)
+            XCTAssertTrue(failure.hasPrefix("gave up after 0.1 s: "), failure)
+            XCTAssertTrue(failure.hasSuffix(" of 40000 rows measured"), failure)
+            XCTAssertTrue(stopped.gotStarted, "\(variant): the table was on screen with estimated heights")
+            XCTAssertLessThan(stopped.metric("rowsMeasured"), 40_000)
+        }
     }
 
     func testACancelledQueueMeasuresAtMostTheChunkInHand() {
@@ -77,6 +122,23 @@ final class Lesson07PairTests: XCTestCase {
             return controller.trace.recorded.filter { $0.lane == "height-queue" }.count
         }
         XCTAssertLessThanOrEqual(spans, 1, "chunks measured after cancel() (160 without it)")
+    }
+    func testACancelledTaskGroupMeasuresAtMostTheChunksInHand() {
+        let spans = MainActor.assumeIsolated {
+            let controller = RowHeightsController(
+                title: "cancelled", output: .silent, texts: HeightsRun.texts(count: 40_000), estimatedHeight: 60)
+            AsyncHeights.start(controller, cellWidth: 40, chunkSize: 250, tasks: 2)
+            // Cancel mid-flight, once the first chunk is in.
+            let started = MainLoop.run(timeout: 30) { controller.cache.measuredCount > 0 }
+            XCTAssertTrue(started, "no chunk came in")
+            controller.cancelTask()
+            let atCancel = controller.trace.recorded.filter { $0.lane == "task pool" }.count
+            // The group's child tasks end soon after; then the main loop has nothing to wait for.
+            _ = MainLoop.run(timeout: 5) { controller.failure != nil }
+            return (atCancel, controller.trace.recorded.filter { $0.lane == "task pool" }.count)
+        }
+        // At most the two chunks in hand when the task was cancelled (160 without it).
+        XCTAssertLessThanOrEqual(spans.1, spans.0 + 2, "chunks measured after cancelTask()")
     }
 }
 

@@ -1,0 +1,74 @@
+import WorkshopCore
+
+/// The async variant: the same save as `ThreadedSave`, in Swift 6.
+///
+/// - The writer is an actor, `SaveWriter`, that opens and owns its connections: only the
+///   actor's code touches them, and the compiler checks that nothing else can reach them
+///   (no queue label to respect by convention, as with the writer queue).
+/// - The main actor's task asks the writer for one strategy at a time and `await`s it; while
+///   it waits the main thread is free, and it shows each commit the writer reports through an
+///   `AsyncStream`, in order.
+/// - The main thread reads the row count every frame meanwhile, on its own connection, with
+///   the same `CountWatcher` as the threaded variant: WAL shows it only whole transactions.
+@MainActor
+public enum AsyncSave {
+    /// Called on the main thread; returns at once. The harness cancels the task when the run
+    /// ends, and the writer stops at its next commit.
+    public static func start(_ controller: SaveController, databases: [SaveStrategy: String]) {
+        controller.showSaving()
+        let job = controller.job
+        let writer = SaveWriter(trace: controller.trace)
+        controller.startTask {
+            do {
+                for strategy in SaveStrategy.allCases {
+                    // The writer reports "rows committed so far" after each commit. The child task
+                    // inherits this task's priority, user-initiated: on Linux its thread runs at
+                    // nice -2, above the main thread's 0 (the writer queue's runs at 0; `ps -L`).
+                    let (commits, reporter) = AsyncStream.makeStream(of: Int.self)
+                    async let saved = writer.save(
+                        strategy, job: job, path: databases[strategy, default: ""], reportingTo: reporter)
+                    // No thread waits here: the main thread draws frames until the next commit.
+                    // The stream ends when the save does, however it ends.
+                    await controller.trace.measure("await save (\(strategy.rawValue))", lane: Trace.awaitingLane) {
+                        for await rows in commits where job.shouldReport(rows, of: strategy) {
+                            controller.showCommitted(rows, of: strategy)
+                        }
+                    }
+                    controller.showResult(try await saved)
+                }
+                controller.showFinished()
+            } catch {
+                controller.fail("\(error)")
+            }
+        }
+    }
+}
+
+/// The writer: one actor, its SQLite connections opened and used inside it only.
+///
+/// An actor is still one serial queue: it runs one save at a time, and while SQLite writes
+/// (or a slow commit sleeps) it holds one thread of Swift's task pool. What it does not do is
+/// hold the main thread.
+actor SaveWriter {
+    private let trace: Trace
+
+    init(trace: Trace) {
+        self.trace = trace
+    }
+
+    /// Saves the job with `strategy` into the database at `path`. After each commit it sends
+    /// the rows written so far to `reporter` (finished when the save ends, however it ends),
+    /// and stops with `CancellationError` if its task was cancelled meanwhile.
+    func save(
+        _ strategy: SaveStrategy, job: SaveJob, path: String, reportingTo reporter: AsyncStream<Int>.Continuation
+    ) throws -> BulkSave.Result {
+        defer { reporter.finish() }
+        let database = try SQLiteDatabase(path: path)  // opened here, never leaves the actor
+        return try trace.measure("save (\(strategy.rawValue))", lane: "writer actor") {
+            try BulkSave.run(strategy, job: job, on: database) { rows in
+                try Task.checkCancellation()
+                reporter.yield(rows)
+            }
+        }
+    }
+}
