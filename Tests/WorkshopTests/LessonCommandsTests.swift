@@ -16,13 +16,14 @@ struct LessonCommandsTests {
         var description: String { "\(file):\(line): swift run \(product) \(arguments.joined(separator: " "))" }
     }
 
-    /// The quoted command lines: in fenced code blocks, starting with `swift run` (or `$ swift run`).
-    static func commands() throws -> [Command] {
-        let folder = ExerciseRoot.builtFrom.appendingPathComponent("Lessons")
+    /// The quoted command lines of the texts in `folder` (Lessons, or Lessons/ja for the Japanese
+    /// texts): in fenced code blocks, starting with `swift run` (or `$ swift run`).
+    static func commands(in folder: String = "Lessons") throws -> [Command] {
+        let directory = ExerciseRoot.builtFrom.appendingPathComponent(folder)
         var commands: [Command] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         where name.hasSuffix(".md") {
-            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             var inCode = false
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = raw.trimmingCharacters(in: .whitespaces)
@@ -38,7 +39,8 @@ struct LessonCommandsTests {
                 guard let product = words.first else { continue }
                 commands.append(
                     Command(
-                        file: "Lessons/" + name, line: number + 1, product: product, arguments: Array(words.dropFirst())
+                        file: folder + "/" + name, line: number + 1, product: product,
+                        arguments: Array(words.dropFirst())
                     ))
             }
         }
@@ -81,10 +83,16 @@ struct LessonCommandsTests {
     }
 
     @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
+        try Self.expectEveryCommandParses(Self.commands())
+    }
+
+    /// Runs each command with `--help` and checks its flags against the product's own description
+    /// (shared with LanguageSyncTests, which checks the Japanese texts' lines the same way).
+    static func expectEveryCommandParses(_ commands: [Command]) throws {
         var checked = 0
         var skipped: Set<String> = []
         var descriptions: [String: Subprocess.Outcome] = [:]  // one --experimental-dump-help per product
-        for command in try Self.commands() {
+        for command in commands {
             let binary = WorkshopBinary.directory.appendingPathComponent(command.product).path
             guard FileManager.default.isExecutableFile(atPath: binary) else {
                 skipped.insert(command.product)  // a lesson still being written
