@@ -122,7 +122,7 @@ public enum Exercise06aChecks {
                     got: torn.isEmpty
                         ? "\(counted(seen.count, "read")), every one whole batches"
                         : "\(torn.count) of \(counted(seen.count, "read")) saw half a batch, e.g. "
-                            + torn.prefix(3).map { "\($0) rows" }.joined(separator: ", "), hint: 3),
+                            + Set(torn).sorted().prefix(3).map { "\($0) rows" }.joined(separator: ", "), hint: 3),
             ]
         } catch {
             return [failed(rowsName, rowsExpected, error, hint: 2), failed(tornName, tornExpected, error, hint: 3)]
@@ -135,7 +135,7 @@ public enum Exercise06aChecks {
         let failName = "a batch with a duplicate id is an error and saves none of its rows"
         let failExpected = "the save throws (a constraint error) and the table keeps its 3 rows, ids 1 2 3"
         let nextName = "the writer keeps working after a failed batch"
-        let nextExpected = "the next batch (ids 10 11) is saved: ids 1 2 3 10 11"
+        let nextExpected = "the next batch (ids 10 11) is saved after it"
         do {
             let (path, folder) = try database()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -165,7 +165,8 @@ public enum Exercise06aChecks {
                     name: failName, passed: threw != nil && afterFailure == "1 2 3", expected: failExpected,
                     got: (threw == nil ? "no error" : "an error") + ", and ids \(afterFailure)", hint: 4),
                 CheckResult(
-                    name: nextName, passed: nextError == nil && afterNext == "1 2 3 10 11", expected: nextExpected,
+                    name: nextName, passed: nextError == nil && afterNext == afterFailure + " 10 11",
+                    expected: nextExpected,
                     got: nextError.map { "it threw: \(($0 as? SQLiteError)?.message ?? "\($0)")" } ?? "ids \(afterNext)",
                     hint: 4),
             ]
