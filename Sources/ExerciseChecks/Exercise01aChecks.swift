@@ -158,7 +158,8 @@ public enum Exercise01aChecks {
     @MainActor
     public static func run(_ showAccount: @escaping ShowAccount) -> [CheckResult] {
         let plain = call(showAccount, AccountService(loginLatency: 0.05, latency: 0.1), cancel: false)
-        let failing = call(showAccount, AccountService(loginLatency: 0.05, latency: 0.1, failItems: true), cancel: false)
+        let failing = call(
+            showAccount, AccountService(loginLatency: 0.05, latency: 0.1, failItems: true), cancel: false)
         let cancelled = call(showAccount, AccountService(loginLatency: 0.05, latency: latency), cancel: true)
         return [
             sideBySide(plain), shownOnce(plain), failureThrown(failing), cancelStops(cancelled),
@@ -239,7 +240,8 @@ public enum Exercise01aChecks {
             expected: "no show(user:items:) call after the task was cancelled",
             got: after.isEmpty
                 ? "nothing shown"
-                : "shown after the cancel: " + after.map { "\($0.user): [\($0.items.joined(separator: ", "))]" }
+                : "shown after the cancel: "
+                    + after.map { "\($0.user): [\($0.items.joined(separator: ", "))]" }
                     .joined(separator: " / "), hint: 2)
     }
 

@@ -57,7 +57,8 @@ public enum Exercise06aChecks {
             let stored = try SQLiteDatabase(path: path).query("select message from flags where id = ?", [1])
             let got = stored.first?.first?.string
             return CheckResult(
-                name: name, passed: got == message, expected: expected, got: got.map { "the message \($0)" } ?? "no row",
+                name: name, passed: got == message, expected: expected,
+                got: got.map { "the message \($0)" } ?? "no row",
                 hint: 1)
         } catch {
             return failed(name, expected, error, hint: 1)
@@ -109,7 +110,8 @@ public enum Exercise06aChecks {
             let seen = try await reader.value
             let check = try SQLiteDatabase(path: path)
             let rows = try check.query("select id, message from flags order by id")
-            let right = rows.count == allRows
+            let right =
+                rows.count == allRows
                 && rows.enumerated().allSatisfy { $1 == [.integer(Int64($0 + 1)), .text("flag \($0 + 1)")] }
             let torn = seen.filter { $0 % batchSize != 0 }
             return [
@@ -167,7 +169,8 @@ public enum Exercise06aChecks {
                 CheckResult(
                     name: nextName, passed: nextError == nil && afterNext == afterFailure + " 10 11",
                     expected: nextExpected,
-                    got: nextError.map { "it threw: \(($0 as? SQLiteError)?.message ?? "\($0)")" } ?? "ids \(afterNext)",
+                    got: nextError.map { "it threw: \(($0 as? SQLiteError)?.message ?? "\($0)")" }
+                        ?? "ids \(afterNext)",
                     hint: 4),
             ]
         } catch {

@@ -82,7 +82,9 @@ public enum ExerciseR2Checks {
         let again = await askAtOnce(avatar, names: names)
         let fetchedAgain = loader.counts
         // Each name's callers get one avatar, the one the cache kept.
-        let keptOne = names.allSatisfy { Set(again[$0] ?? []).count == 1 && !(again[$0]?[0].hasPrefix("error") ?? true) }
+        let keptOne = names.allSatisfy {
+            Set(again[$0] ?? []).count == 1 && !(again[$0]?[0].hasPrefix("error") ?? true)
+        }
 
         // The first fetch of "ghost" fails: the next caller must fetch again, not get the
         // failure (or nothing) kept in the cache.

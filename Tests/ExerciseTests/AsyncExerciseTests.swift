@@ -26,7 +26,8 @@ final class AsyncExerciseTests: XCTestCase {
     /// Every task added at once: fast, but more than `width` in flight.
     func testAGroupWithoutAWidthIsCaught() throws {
         let unbounded = try changed(
-            "03a", .solution, "if row >= width, let done = await group.next() {", "if false, let done = await group.next() {")
+            "03a", .solution, "if row >= width, let done = await group.next() {",
+            "if false, let done = await group.next() {")
         let passed = check("03a", unbounded)
         XCTAssertEqual(passed["fetches `width` icons at once"], true)
         XCTAssertEqual(passed["never more than `width` fetches at once"], false)
