@@ -231,12 +231,12 @@ final class WorkshopCLITests: XCTestCase {
         XCTAssertTrue(watch.waitFor("Watching \(r1.directory)/", timeout: 200), watch.output)
         XCTAssertTrue(watch.output.contains("FAIL  no data race"), watch.output)
         try workspace.solve(r1)
-        // It passes, and moves on to the next exercise not done (from the start: 01).
-        XCTAssertTrue(watch.waitFor("Watching Exercises/01-parse-operation/", timeout: 200), watch.output)
+        // It passes, and moves on to the next exercise not done (R2, after R1 in the catalog).
+        XCTAssertTrue(watch.waitFor("Watching Exercises/R2-actor-reentrancy/", timeout: 200), watch.output)
         XCTAssertTrue(watch.output.contains("Changed: \(r1.paths[0])"), watch.output)
         XCTAssertTrue(watch.output.contains("All 3 checks pass"), watch.output)
-        XCTAssertTrue(watch.output.contains("Next: exercise 01"), watch.output)
-        XCTAssertEqual(row("01", in: try run(["list"]).stdout)?.hasPrefix("> 01"), true)
+        XCTAssertTrue(watch.output.contains("Next: exercise R2"), watch.output)
+        XCTAssertEqual(row("R2", in: try run(["list"]).stdout)?.hasPrefix("> R2"), true)
     }
 }
 
