@@ -61,7 +61,9 @@ public enum Exercise03aChecks {
     public static let names = [
         "aiko", "ben", "chiyo", "daichi", "emi", IconSource.brokenName, "fumio", "gin", "hana", "isamu", "jun", "kei",
     ]
-    public static let latency = 0.04
+    /// Each fetch takes 0.5 to 2 times this: long enough that the first `width` fetches are all
+    /// in flight before the first one ends, even on a busy machine.
+    public static let latency = 0.1
     /// Two widths, so a loader that ignores `width` cannot pass by luck.
     public static let widths = [2, 4]
 
