@@ -24,28 +24,34 @@ struct List: ParsableCommand {
         Style.line(Style.progressBar(done: states.filter { $0.status == .done }.count, of: states.count))
         Style.line()
 
-        // One row per lesson (with its exercise, if it has one), then the exercises of no lesson.
+        // One row per lesson (with its first exercise, if it has one), then the other exercises: a
+        // lesson's second one ("03a", under its lesson) and those of no lesson.
         var rows: [(id: String, lesson: String, state: Workspace.State?)] = lessons.map { lesson in
             (lesson.number, lesson.title, states.first { $0.exercise.lesson == lesson.number })
         }
-        for state in states where !lessons.contains(where: { $0.number == state.exercise.lesson }) {
-            rows.append((state.exercise.id, "(no lesson: belongs to all of them)", state))
+        for state in states where !rows.contains(where: { $0.state?.exercise.id == state.exercise.id }) {
+            let lesson = lessons.first { $0.number == state.exercise.lesson }
+            rows.append((state.exercise.id, lesson?.title ?? "(no lesson: belongs to all of them)", state))
         }
         rows.sort { $0.id < $1.id }
         let lessonWidth = min(46, rows.map { terminalWidth($0.lesson) }.max() ?? 10)
+        let idWidth = rows.map(\.id.count).max() ?? 2
         Style.line(
-            Style.dim("  id  " + Style.pad("lesson", lessonWidth) + "  " + Style.pad("exercise", 34) + "  status"))
+            Style.dim(
+                "  " + Style.pad("id", idWidth) + "  " + Style.pad("lesson", lessonWidth) + "  "
+                    + Style.pad("exercise", 34) + "  status"))
         for row in rows {
             let lesson = truncate(row.lesson, toWidth: lessonWidth)
+            let id = Style.pad(row.id, idWidth)
             guard let state = row.state else {
-                Style.line("  \(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.dim("(no exercise)"))")
+                Style.line("  \(id)  \(Style.pad(lesson, lessonWidth))  \(Style.dim("(no exercise)"))")
                 continue
             }
             let marker = state.exercise.id == current?.id ? Style.bold(">") : " "
             let name = truncate(state.exercise.title, toWidth: 34)
             let note = state.note.map { Style.dim(" (\($0))") } ?? ""
             Style.line(
-                "\(marker) \(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  "
+                "\(marker) \(id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  "
                     + Style.status(state.status) + note)
         }
         Style.line()
