@@ -87,7 +87,10 @@ struct Reset: ParsableCommand {
                 progress.exercises[id]?.passed = false
             }
         }
-        Style.line(Text.restored(names) + notes.map { " " + $0 }.joined())
+        // Named as path:line again: the line of the first TODO of the file as shipped.
+        let restored = Set(changes.map(\.exercise.id))
+        let locations = exercises.filter { restored.contains($0.id) }.flatMap(workspace.locations)
+        Style.line(Text.restored(locations.joined(separator: ", ")) + notes.map { " " + $0 }.joined())
     }
 
     /// Copies the learner's version to .workshop-backups/<exercise folder>/<File>-<time>.swift.

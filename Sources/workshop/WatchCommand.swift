@@ -63,7 +63,7 @@ struct Watch: ParsableCommand {
             guard now != seen else { continue }
             seen = now
             Style.line()
-            Style.line(Style.dim("Changed: \(current.paths.joined(separator: ", ")). Checking again..."))
+            Style.line(Style.dim("Changed: \(workspace.locations(current).joined(separator: ", ")). Checking again..."))
             guard check(current) else {
                 announce(current)
                 continue
