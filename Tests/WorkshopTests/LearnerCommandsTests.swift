@@ -147,6 +147,26 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertTrue(try run(["reset", "--all", "--yes"]).stdout.contains("Nothing to do."))
     }
 
+    /// On a terminal (faked with util-linux `script`), `reset --all` asks once, in the
+    /// learner's language; no answer (end of input) changes nothing.
+    func testResetAllAsksOnATerminalAndNoAnswerChangesNothing() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no util-linux script")
+        let file = ExerciseCatalog.named("07").paths[0]
+        let mine = Data("// mine\n".utf8) + workspace.contents(file)!
+        try workspace.write(file, mine)
+        for (language, question) in [
+            ("C.UTF-8", "Reset \(file) to the shipped version? Your version is kept as a backup. [y/N] "),
+            ("ja_JP.UTF-8", "\(file) を配布時の状態に戻しますか？ 今のファイルはバックアップに残します。 [y/N] "),
+        ] {
+            let command =
+                "env -u LC_ALL -u LC_MESSAGES LANG=\(language) NO_COLOR=1 WORKSHOP_ROOT='\(workspace.root.path)' "
+                + "'\(WorkshopBinary.path)' reset --all"
+            let asked = try Subprocess.run("/usr/bin/script", ["-qec", command, "/dev/null"], timeout: 60)
+            XCTAssertEqual(asked.stdout.components(separatedBy: question).count, 2, "asked once: \(asked.stdout)")
+            XCTAssertEqual(workspace.contents(file), mine, "no answer, no change")
+        }
+    }
+
     func testNextSkipsWhatPassedAndMakesItCurrent() throws {
         try workspace.solve(ExerciseCatalog.named("07"))
         XCTAssertEqual(try run(["check", "07"]).status, 0)
