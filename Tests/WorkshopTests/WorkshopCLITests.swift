@@ -42,7 +42,7 @@ final class WorkshopCLITests: XCTestCase {
         try workspace.solve(ExerciseCatalog.named("R1"))
         let check = try run(["check", "R1"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
-        XCTAssertTrue(check.stdout.contains("All 3 checks pass. Exercise R1 is done!"), check.stdout)
+        XCTAssertTrue(check.stdout.hasSuffix("All 3 checks pass.\nexercise R1 passed\n"), check.stdout)
         let list = try run(["list"])
         XCTAssertTrue(list.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
         XCTAssertEqual(
@@ -101,12 +101,12 @@ final class WorkshopCLITests: XCTestCase {
         let check = try run(["check"])
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.stdout.hasPrefix("Exercise 07: Japanese line-break rules"), check.stdout)
-        XCTAssertTrue(check.stdout.contains("2 of 6 checks failing"), check.stdout)
+        XCTAssertTrue(check.stdout.hasSuffix("\nexercise 07: 2 of 6 checks fail\n"), check.stdout)
 
         try workspace.solve(ExerciseCatalog.named("07"))
         let watched = try run(["watch", "--once"])
         XCTAssertEqual(watched.status, 0, watched.stdout)
-        XCTAssertTrue(watched.stdout.contains("All 6 checks pass. Exercise 07 is done!"), watched.stdout)
+        XCTAssertTrue(watched.stdout.hasSuffix("All 6 checks pass.\nexercise 07 passed\n"), watched.stdout)
     }
 
     func testResetRestoresTheShippedFileAndKeepsABackup() throws {
@@ -155,26 +155,10 @@ final class WorkshopCLITests: XCTestCase {
         let unknown = try run(["frobnicate"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("there is no command \"frobnicate\""), unknown.stderr)
-        for command in ["list", "start", "check", "hint", "watch", "reset", "solution", "verify"] {
+        for command in ["list", "start", "next", "check", "hint", "watch", "reset", "solution", "verify"] {
             XCTAssertTrue(unknown.stderr.contains("\n  \(command) "), "\(command): \(unknown.stderr)")
         }
         XCTAssertFalse(unknown.stderr.contains("Usage: workshop list"), unknown.stderr)
-    }
-
-    func testACorruptProgressFileIsSetAsideAndStartedAfresh() throws {
-        for garbage in ["{not json", "{\"exercises\": 5}", "[]", ""] {
-            try workspace.write(".workshop-progress", Data(garbage.utf8))
-            let list = try run(["list"])
-            XCTAssertEqual(list.status, 0, "\(garbage): \(list.stderr)")
-            XCTAssertTrue(list.stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
-            XCTAssertTrue(list.stderr.contains(".workshop-progress could not be read"), "\(garbage): \(list.stderr)")
-            XCTAssertEqual(workspace.text(".workshop-progress.unreadable"), garbage)
-            let hint = try run(["hint", "05"])
-            XCTAssertEqual(hint.status, 0, hint.stderr)
-            let saved = try XCTUnwrap(workspace.contents(".workshop-progress"))
-            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: saved), "rebuilt as JSON")
-            XCTAssertTrue(try run(["hint"]).stdout.contains("(2 of 4)"), "the rebuilt file keeps counting")
-        }
     }
 
     func testADeletedFileIsAFailedCheckThatSaysHowToGetItBack() throws {
@@ -189,15 +173,6 @@ final class WorkshopCLITests: XCTestCase {
             row("05", in: list.stdout)?.contains("(OrderResolver.swift missing: swift run workshop reset 05)") == true,
             list.stdout)
         XCTAssertEqual(try run(["hint", "05"]).status, 0)
-    }
-
-    func testSolutionShowsTheAnswerAsADiffFromTheShippedFile() throws {
-        let solution = try run(["solution", "03"])
-        XCTAssertEqual(solution.status, 0, solution.stderr)
-        XCTAssertTrue(solution.stdout.contains("--- as shipped"), solution.stdout)
-        XCTAssertTrue(solution.stdout.contains("\n+            imageQueue.async {"), solution.stdout)
-        XCTAssertTrue(solution.stdout.contains("\n-            // TODO(1)"), solution.stdout)
-        XCTAssertFalse(solution.stdout.contains("\n-// Exercise 03"), "the header is the same: \(solution.stdout)")
     }
 
     func testVerifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {
