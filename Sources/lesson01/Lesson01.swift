@@ -11,7 +11,7 @@ struct Lesson01: LessonProgram, NetworkDefaults {
         discussion: """
             The no-thread variant waits for every request on the main thread; the threaded variant runs \
             FetchOperations and ParseOperations on a queue and cancels the slow item mid-flight.
-            Source: "NSOperation を使って外部 API から非同期に結果を取得してみる" (2010-06-19); see Lessons/01-operation-queue.md.
+            Source: "NSOperation を使って外部 API から非同期に結果を取得してみる" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md.
             """
     )
     static let number = "01"

@@ -12,7 +12,7 @@ struct Lesson02: LessonProgram, NetworkDefaults {
             The no-thread variant downloads the whole XML feed on the main thread and parses it afterwards. The \
             threaded variant gets every fetch callback on a thread that sleeps in its run loop and parses each chunk \
             as it arrives; beside it run the same thread with its loop written two spinning ways, and parse-after-download.
-            Source: "別スレッドで NSURLConnection を使うときのメモ" (2010-06-26); see Lessons/02-run-loop-thread.md.
+            Source: "別スレッドで NSURLConnection を使うときのメモ" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md.
             """
     )
     static let number = "02"
