@@ -145,20 +145,30 @@ public final class AsyncAccount {
     }
 
     /// Sends the request and suspends until the answer is in. Cancelling the task cancels the
-    /// request (URLSession's async API watches for it), and a cancelled fetch delivers no data.
+    /// request, and a cancelled fetch delivers no data.
+    ///
+    /// Why not `URLSession.data(for:)`: on Linux its cancellation can deadlock. The task's
+    /// cancellation calls `URLSessionTask.cancel()`, which waits for URLSession's work queue,
+    /// while that queue may be resuming the same task with its answer (observed in this lesson's
+    /// tests: a task group's `cancelAll()` hung the main thread for good). Here the answer comes
+    /// through `FetchedBody.load`'s callback on the delegate queue, and a one-value
+    /// `AsyncStream` cancels the request when the task stops waiting for it.
     private nonisolated static func fetch(_ request: URLRequest, session: URLSession) async -> Result<
         FetchedBody, FetchError
     > {
         let url = request.url?.absoluteString ?? "?"
-        do {
-            let (data, response) = try await session.data(for: request)
-            if Task.isCancelled { return .failure(.cancelled(url: url)) }
-            return FetchedBody.answer(to: request, data: data, response: response, error: nil)
-        } catch is CancellationError {
-            return .failure(.cancelled(url: url))
-        } catch {
-            return FetchedBody.answer(to: request, data: nil, response: nil, error: error)
+        let (answer, delivery) = AsyncStream.makeStream(of: Result<FetchedBody, FetchError>.self)
+        let task = FetchedBody.load(request, session: session) { result in
+            delivery.yield(result)
+            delivery.finish()
         }
+        delivery.onTermination = { ending in
+            // Only when nobody waits any more (the task was cancelled): a finished answer's request is over.
+            if case .cancelled = ending { task.cancel() }
+        }
+        task.resume()
+        for await result in answer where !Task.isCancelled { return result }
+        return .failure(.cancelled(url: url))
     }
 
     /// `nonisolated` and `async`: it runs on the task pool's threads, not on the main actor.
