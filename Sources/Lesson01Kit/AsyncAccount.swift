@@ -54,10 +54,18 @@ public final class AsyncAccount {
                 slowItem?.cancel()  // only this item's task: its request is cancelled in flight
             }
         }
-        // The note needs no token: it starts now, beside the login, like the queue's two ready operations.
-        async let note = step(plan.welcomeRequest(), "welcome", json: false, controller, AccountParsing.text)
-        let loggedIn = await step(plan.loginRequest(), "login", controller, AccountParsing.token)
-        let welcome = await note
+        let loggedIn: Result<String, FetchError>
+        let welcome: Result<String, FetchError>
+        if width > 1 {
+            // The note needs no token: it starts now, beside the login, like the queue's two ready operations.
+            async let note = step(plan.welcomeRequest(), "welcome", json: false, controller, AccountParsing.text)
+            loggedIn = await step(plan.loginRequest(), "login", controller, AccountParsing.token)
+            welcome = await note
+        } else {
+            // A width of one: one request at a time, as the queue would run them.
+            loggedIn = await step(plan.loginRequest(), "login", controller, AccountParsing.token)
+            welcome = await step(plan.welcomeRequest(), "welcome", json: false, controller, AccountParsing.text)
+        }
         // The run was cancelled (it ended, or gave up): like a cancelled FetchOperation, show nothing.
         if Task.isCancelled { return }
         controller.trace.measure("show login", lane: "main") {
