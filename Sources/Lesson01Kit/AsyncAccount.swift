@@ -68,7 +68,7 @@ public final class AsyncAccount {
         }
         // The run was cancelled (it ended, or gave up): like a cancelled FetchOperation, show nothing.
         if Task.isCancelled { return }
-        controller.trace.measure("show login", lane: "main") {
+        controller.trace.measure("show", lane: "main") {
             controller.show("login", loggedIn) { _ in AccountParsing.loginRow(user: plan.user) }
             controller.show("welcome", welcome, describe: AccountParsing.welcomeRow)
         }
@@ -145,7 +145,7 @@ public final class AsyncAccount {
     ) async -> Result<Value, FetchError> {
         inFlight += 1
         mostInFlight = max(mostInFlight, inFlight)
-        let body = await controller.trace.measure(name, lane: Trace.awaitingLane) {
+        let body = await controller.trace.measure("fetch \(name)", lane: Trace.awaitingLane) {
             await Self.fetch(request, session: session)
         }
         inFlight -= 1
@@ -184,7 +184,7 @@ public final class AsyncAccount {
         _ body: Result<FetchedBody, FetchError>, json: Bool, name: String, trace: Trace,
         _ parse: (FetchedBody) throws -> Value
     ) async -> Result<Value, FetchError> {
-        trace.measure("parse \(name)", lane: "task pool") {
+        trace.measure(AccountParsing.parseSpan(name), lane: "task pool") {
             body.flatMap { body in
                 Result { () throws(FetchError) in
                     if json { try body.requireJSON() }  // the check JSONFetchOperation makes
