@@ -96,9 +96,9 @@ final class Lesson01PairTests: XCTestCase {
         // A slower link than the other tests, so that the ratio is about waiting, not about
         // how busy the machine (or the thread sanitizer) happens to be.
         server.knobs.latencySeconds = 0.15
-        let (plain, queued) = firstPassing(passes: { $1.screen.maxStallSeconds < 0.25 * $0.screen.maxStallSeconds }) {
-            (run(.noThread, items: 8, cancel: false), run(.threaded, items: 8, cancel: false))
-        }
+        let (plain, queued) = firstPassing(
+            passes: { $1.screen.maxStallSeconds < 0.25 * $0.screen.maxStallSeconds },
+            { (run(.noThread, items: 8, cancel: false), run(.threaded, items: 8, cancel: false)) })
         XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plain.time("totalSeconds"))
         XCTAssertLessThan(
             queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
