@@ -69,7 +69,7 @@ public final class AsyncFeed {
                 // The parse runs on the actor; this task waits for it without holding the main thread.
                 let parsed = await parser.append(data)
                 if Task.isCancelled { return }
-                trace.measure("show", lane: "main") { for item in parsed.items { controller.show(item) } }
+                for item in parsed.items { controller.show(item) }  // on the table at the end of this turn
                 if let failure = parsed.failure {
                     controller.fail("\(failure)")
                     return  // leaving the loop ends the stream, which cancels the request
