@@ -66,17 +66,16 @@ extension RevalidatingFetcher {
         switch plan(url) {
         case .reuse(let outcome): return outcome
         case .send(let request, let stored):
-            let answer: (Data, URLResponse)
-            do {
-                answer = try await session.data(for: request)
-            } catch is CancellationError {
-                throw .cancelled(url: url.absoluteString)
-            } catch {
+            // Not `session.data(for:)`: cancelling that can deadlock on Linux (see `answer(for:)`).
+            let answer = await session.answer(for: request)
+            if answer.error is CancellationError || Task.isCancelled { throw .cancelled(url: url.absoluteString) }
+            if let error = answer.error {
                 throw FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)
             }
-            guard let http = answer.1 as? HTTPURLResponse else { throw .notHTTP(url: url.absoluteString) }
+            guard let http = answer.response as? HTTPURLResponse else { throw .notHTTP(url: url.absoluteString) }
             return try finish(
-                url, stored: stored, status: http.statusCode, headers: Self.headers(of: http), body: Array(answer.0))
+                url, stored: stored, status: http.statusCode, headers: Self.headers(of: http),
+                body: Array(answer.data ?? Data()))
         }
     }
 }

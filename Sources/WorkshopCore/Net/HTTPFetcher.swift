@@ -39,18 +39,13 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// The Swift 6 way: suspends the calling task (holding no thread) until the response is
-    /// in. Cancelling the task cancels the request: URLSession's async API watches for it.
+    /// in. Cancelling the task cancels the request (see `URLSession.answer(for:)`).
     public func fetch(_ url: URL) async throws(FetchError) -> Data {
-        let answer: (Data, URLResponse)
-        do {
-            answer = try await session.data(from: url)
-        } catch is CancellationError {
-            throw .cancelled(url: url.absoluteString)
-        } catch {
-            throw FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)
-        }
-        if Task.isCancelled { throw .cancelled(url: url.absoluteString) }
-        return try Self.result(url: url, data: answer.0, response: answer.1, error: nil, timeout: timeout).get()
+        let answer = await session.answer(for: URLRequest(url: url))
+        if answer.error is CancellationError || Task.isCancelled { throw .cancelled(url: url.absoluteString) }
+        return try Self.result(
+            url: url, data: answer.data, response: answer.response, error: answer.error, timeout: timeout
+        ).get()
     }
 
     /// Waits on this thread until the response is in (or the timeout passes).
@@ -90,4 +85,36 @@ public func waitForCallback<Value: Sendable>(
         throw lostCallback
     }
     return try result.get()
+}
+
+/// What one request gave: the three values of URLSession's completion handler.
+public struct URLAnswer: Sendable {
+    public var data: Data?
+    public var response: URLResponse?
+    /// URLSession's error, or `CancellationError` when the awaiting task was cancelled.
+    public var error: (any Error)?
+}
+
+extension URLSession {
+    /// Awaits the answer to `request`; cancelling the awaiting task cancels the request.
+    ///
+    /// Why not `data(for:)`: on Linux cancelling it can deadlock. The task's cancellation calls
+    /// `URLSessionTask.cancel()`, which waits for URLSession's work queue, while that queue may be
+    /// resuming the same task with its answer (seen in lesson 01's tests: a task group's
+    /// `cancelAll()` hung the main thread for good). Here the answer comes through the plain
+    /// completion handler into a one-value `AsyncStream`, and the stream cancels the request
+    /// only when nobody waits for it any more.
+    public func answer(for request: URLRequest) async -> URLAnswer {
+        let (answers, delivery) = AsyncStream.makeStream(of: URLAnswer.self)
+        let task = dataTask(with: request) { data, response, error in
+            delivery.yield(URLAnswer(data: data, response: response, error: error))
+            delivery.finish()
+        }
+        delivery.onTermination = { ending in
+            if case .cancelled = ending { task.cancel() }
+        }
+        task.resume()
+        for await answer in answers where !Task.isCancelled { return answer }
+        return URLAnswer(data: nil, response: nil, error: CancellationError())
+    }
 }
