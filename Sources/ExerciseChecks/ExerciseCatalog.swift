@@ -2,7 +2,8 @@ import Foundation
 
 /// One exercise: everything the `workshop` CLI, the runner and the tests know about it.
 public struct Exercise: Sendable {
-    /// "03": the lesson's number; "R1": an exercise tied to no lesson (R for race).
+    /// "03": the lesson's number ("03a": the lesson's second, async exercise); "R1": an exercise
+    /// tied to no lesson (R for race).
     public let id: String
     public let title: String
     /// The lesson it belongs to ("03"), or nil.
@@ -37,7 +38,8 @@ public struct Exercise: Sendable {
     public var checkCommand: String { "swift run workshop check \(id)" }
 }
 
-/// Every exercise, in one list: lesson exercises "01"..."07" first, then "R1".
+/// Every exercise, in one list: lesson exercises "01"..."07" first (a lesson's async exercise,
+/// "03a", right after its first), then "R1" and "R2".
 public enum ExerciseCatalog {
     public static let exercises: [Exercise] = [
         Exercise(
@@ -69,6 +71,17 @@ public enum ExerciseCatalog {
 
                 """, threadSanitizedWorkload: false),
         Exercise(
+            id: "01a", title: "a cancel that reaches the requests", lesson: "01", folder: "01a-cancel-login",
+            files: ["AccountLoader.swift"], hints: 3,
+            uses: "AccountLoader.showAccount(from:on:), async throws on the main actor",
+            driver: """
+                import ExerciseChecks
+
+                // Top-level code runs on the main actor; the checks turn the main run loop.
+                ExerciseDriver.report(Exercise01aChecks.run { try await AccountLoader.showAccount(from: $0, on: $1) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
             id: "02", title: "a run-loop thread that sleeps", lesson: "02", folder: "02-sleeping-run-loop",
             files: ["WorkerThread.swift"], hints: 4,
             uses: "WorkerThread(), a RunLoopWorker: start(name:), post(_:) and stop(timeout:)",
@@ -93,6 +106,18 @@ public enum ExerciseCatalog {
 
                 ExerciseDriver.report(
                     Exercise03Checks.run { IconLoader.loadIcons(for: $0, into: $1, using: $2, imageQueue: $3) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "03a", title: "icons in a task group", lesson: "03", folder: "03a-icon-task-group",
+            files: ["IconGroupLoader.swift"], hints: 4,
+            uses: "IconGroupLoader.loadIcons(named:width:from:into:), async on the main actor",
+            driver: """
+                import ExerciseChecks
+
+                // Top-level code runs on the main actor; the checks turn the main run loop.
+                ExerciseDriver.report(
+                    Exercise03aChecks.run { await IconGroupLoader.loadIcons(named: $0, width: $1, from: $2, into: $3) })
 
                 """, threadSanitizedWorkload: false),
         Exercise(
@@ -128,6 +153,19 @@ public enum ExerciseCatalog {
                 import WorkshopCore
 
                 ExerciseDriver.report(Exercise06Checks.run { try FlagSaver.saveFlags($0, into: $1) })
+
+                """, threadSanitizedWorkload: false),
+        Exercise(
+            id: "06a", title: "a writer actor, one transaction a batch", lesson: "06", folder: "06a-writer-actor",
+            files: ["FlagWriter.swift"], hints: 4, uses: "FlagWriter(path:) and its save(_:) (with await)",
+            driver: """
+                import ExerciseChecks
+
+                ExerciseDriver.report(
+                    await Exercise06aChecks.run { path in
+                        let writer = try FlagWriter(path: path)
+                        return { try await writer.save($0) }
+                    })
 
                 """, threadSanitizedWorkload: false),
         Exercise(
@@ -191,15 +229,29 @@ public enum ExerciseCatalog {
                 #endif
 
                 """, threadSanitizedWorkload: true),
+        Exercise(
+            id: "R2", title: "a cache actor that fetches twice", lesson: nil, folder: "R2-actor-reentrancy",
+            files: ["AvatarCache.swift"], hints: 4, uses: "AvatarCache(loader:) and its avatar(for:) (with await)",
+            driver: """
+                import ExerciseChecks
+
+                ExerciseDriver.report(
+                    await ExerciseR2Checks.run { loader in
+                        let cache = AvatarCache(loader: loader)
+                        return { try await cache.avatar(for: $0) }
+                    })
+
+                """, threadSanitizedWorkload: false),
     ]
 
-    /// The exercise whose id is `id`, ignoring case and a missing leading zero ("3" finds "03").
+    /// The exercise whose id is `id`, ignoring case and a missing leading zero ("3" finds "03",
+    /// "3a" finds "03a").
     public static func exercise(id: String) -> Exercise? {
-        let wanted = id.count == 1 && id.allSatisfy(\.isNumber) ? "0" + id : id
+        let wanted = id.prefix { $0.isNumber }.count == 1 ? "0" + id : id
         return exercises.first { $0.id.lowercased() == wanted.lowercased() }
     }
 
-    /// "01, 02, 03, 04, 05, 06, 07, R1".
+    /// "01, 01a, 02, 03, 03a, 04, 05, 06, 06a, 07, R1, R2".
     public static var ids: String { exercises.map(\.id).joined(separator: ", ") }
 }
 

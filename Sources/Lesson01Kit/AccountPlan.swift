@@ -96,6 +96,10 @@ public enum AccountParsing {
         }
     }
 
+    /// The trace's name for parsing `label`'s answer ("parse token", not "parse login", which
+    /// the picture would colour as a fetch).
+    static func parseSpan(_ label: String) -> String { label == "login" ? "parse token" : "parse \(label)" }
+
     static func loginRow(user: String) -> TableRow { TableRow(text: "logged in as \(user)", detail: "login") }
     static func userRow(_ profile: AccountProfile) -> TableRow {
         TableRow(text: "\(profile.displayName): \(profile.followers) followers, \(profile.posts) posts", detail: "user")

@@ -8,14 +8,14 @@ public struct AccountDetails: Sendable {
     /// Labels in the order their results reached the main thread.
     public var completionOrder: [String]
     public var cancelled: [String]
-    /// The most fetches seen executing at once (blocking calls: one).
+    /// The most fetches seen executing (or awaited) at once (blocking calls: one).
     public var maxConcurrent: Int
 }
 
 /// Runs one variant of lesson 01 and adds the lesson's own metrics.
 public enum AccountRun {
     public struct Settings: Sendable {
-        /// `maxConcurrentOperationCount` of the threaded variant's queue.
+        /// `maxConcurrentOperationCount` of the threaded variant's queue; the async variant's task group width.
         public var width: Int
         public var output: ScreenOutput
         /// Upper bound for the whole run (default: the plan's worst case); a run that has not
@@ -37,14 +37,18 @@ public enum AccountRun {
         let controller = AccountController(
             title: "account (\(variant.rawValue))", output: settings.output, labels: plan.labels)
         let flow = variant == .threaded ? ThreadedAccount(width: settings.width, session: session) : nil
+        let tasks = variant == .async ? AsyncAccount(width: settings.width, session: session) : nil
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds ?? plan.worstCaseSeconds,
             details: AccountDetails(
                 rows: controller.rows, completionOrder: controller.completionOrder, cancelled: controller.cancelled,
-                maxConcurrent: flow?.gauge.most ?? 1)
+                maxConcurrent: flow?.gauge.most ?? tasks?.mostInFlight ?? 1)
         ) {
             if let flow {
                 flow.start(plan, controller: controller)
+            } else if let tasks {
+                // Returns at once, like flow.start: the task runs whenever the main loop turns.
+                controller.startTask { await tasks.run(plan, controller: controller) }
             } else {
                 NoThreadAccount.run(plan, controller: controller, session: session)
             }
@@ -68,19 +72,49 @@ public enum AccountRun {
         return run
     }
 
-    /// What the numbers say: how many requests overlapped, and what the main thread gained.
+    /// What the numbers say: how many requests overlapped, and what the main thread gained,
+    /// for whichever of the three variants ran.
     public static func takeaway(_ runs: [VariantRun<AccountDetails>]) -> String {
-        guard runs.count == 2, let plain = runs.first, let queued = runs.last else {
-            return "Run both variants (the default) to compare them."
-        }
+        func run(_ variant: Variant) -> VariantRun<AccountDetails>? { runs.first { $0.name == variant.rawValue } }
         let (total, tap) = ("totalSeconds", "cancelTapHandledSeconds")
-        return String(
-            format: """
-                The queue ran up to %d requests at once and finished in %.2f s instead of %.2f s; the main thread's worst \
-                freeze went from %.2f s to %.3f s, and the cancel tap was handled after %.2f s instead of %.2f s.
-                """, queued.details.maxConcurrent, queued.seconds(total) ?? 0, plain.seconds(total) ?? 0,
-            plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, queued.seconds(tap) ?? 0,
-            plain.seconds(tap) ?? 0)
+        var lines: [String] = []
+        if let plain = run(.noThread), let queued = run(.threaded) {
+            lines.append(
+                String(
+                    format: """
+                        The queue ran up to %d requests at once and finished in %.2f s instead of %.2f s; the main \
+                        thread's worst freeze went from %.2f s to %.3f s, and the cancel tap was handled after %.2f s \
+                        instead of %.2f s.
+                        """, queued.details.maxConcurrent, queued.seconds(total) ?? 0, plain.seconds(total) ?? 0,
+                    plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, queued.seconds(tap) ?? 0,
+                    plain.seconds(tap) ?? 0))
+        }
+        if let tasks = run(.async) {
+            var line = String(
+                format:
+                    "async: up to %d requests at once, worst freeze %.3f s, total %.2f s, cancel tap handled after %.2f s",
+                tasks.details.maxConcurrent, tasks.screen.maxStallSeconds, tasks.seconds(total) ?? 0,
+                tasks.seconds(tap) ?? 0)
+            if let queued = run(.threaded) {
+                // "The same" within the margins the tests allow: 2x the freeze (or 0.05 s), 1.2x the total.
+                let sameFreeze = tasks.screen.maxStallSeconds <= max(2 * queued.screen.maxStallSeconds, 0.05)
+                let sameTotal = (tasks.seconds(total) ?? 0) <= 1.2 * (queued.seconds(total) ?? 0) + 0.1
+                line +=
+                    sameFreeze && sameTotal
+                    ? " - the same as the queue, without an Operation or a thread of our own."
+                    : String(
+                        format: " - the queue did better this time (freeze %.3f s, total %.2f s).",
+                        queued.screen.maxStallSeconds, queued.seconds(total) ?? 0)
+            } else if let plain = run(.noThread) {
+                line += String(
+                    format: " - the blocking calls froze the main thread for %.2f s and took %.2f s.",
+                    plain.screen.maxStallSeconds, plain.seconds(total) ?? 0)
+            } else {
+                line += "."
+            }
+            lines.append(line)
+        }
+        return lines.isEmpty ? "Run all three variants (the default) to compare them." : lines.joined(separator: " ")
     }
 
     /// "item 3" -> "i3", for a completion order that fits on one line.

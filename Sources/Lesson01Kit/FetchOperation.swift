@@ -147,9 +147,7 @@ public class FetchOperation: Operation, @unchecked Sendable {
 // @unchecked: no state of its own; FetchOperation's lock guards the rest
 public final class JSONFetchOperation: FetchOperation, @unchecked Sendable {
     override public func parseResponseBody(_ body: FetchedBody) throws(FetchError) {
-        guard body.mimeType == "application/json" else {
-            throw .malformed("expected JSON, got \(body.mimeType ?? "no content type")", url: body.url)
-        }
+        try body.requireJSON()
     }
 }
 
@@ -169,18 +167,32 @@ public struct FetchedBody: Sendable, Equatable {
         _ request: URLRequest, session: URLSession,
         completion: @escaping @Sendable (Result<FetchedBody, FetchError>) -> Void
     ) -> URLSessionDataTask {
+        session.dataTask(with: request) { data, response, error in
+            completion(answer(to: request, data: data, response: response, error: error))
+        }
+    }
+
+    /// What one answer to `request` means: a body, or why there is none. Shared by the
+    /// callback style (`load`) and the async variant (`AsyncAccount`), so both judge alike.
+    static func answer(
+        to request: URLRequest, data: Data?, response: URLResponse?, error: (any Error)?
+    ) -> Result<FetchedBody, FetchError> {
         let url = request.url?.absoluteString ?? "?"
-        return session.dataTask(with: request) { data, response, error in
-            if let error {
-                return completion(
-                    .failure(FetchError(urlSessionError: error, url: url, timeout: request.timeoutInterval)))
-            }
-            guard let response else { return completion(.failure(.notHTTP(url: url))) }
-            let status = (response as? HTTPURLResponse)?.statusCode
-            if let status, !(200..<300).contains(status) { return completion(.failure(.httpStatus(status, url: url))) }
-            // Not HTTP (data:, and file: on Apple platforms): no status, no headers, just bytes.
-            completion(
-                .success(FetchedBody(data: data ?? Data(), statusCode: status, mimeType: response.mimeType, url: url)))
+        if let error {
+            return .failure(FetchError(urlSessionError: error, url: url, timeout: request.timeoutInterval))
+        }
+        guard let response else { return .failure(.notHTTP(url: url)) }
+        let status = (response as? HTTPURLResponse)?.statusCode
+        if let status, !(200..<300).contains(status) { return .failure(.httpStatus(status, url: url)) }
+        // Not HTTP (data:, and file: on Apple platforms): no status, no headers, just bytes.
+        return .success(FetchedBody(data: data ?? Data(), statusCode: status, mimeType: response.mimeType, url: url))
+    }
+
+    /// The check `JSONFetchOperation` makes (the async variant makes it too): an API answer
+    /// that is not JSON fails here, with a clear reason, before anyone parses it.
+    func requireJSON() throws(FetchError) {
+        guard mimeType == "application/json" else {
+            throw .malformed("expected JSON, got \(mimeType ?? "no content type")", url: url)
         }
     }
 }

@@ -22,7 +22,11 @@ public enum NoThreadAccount {
             guard controller.failure == nil else {
                 return .failure(.cancelled(url: request.url?.absoluteString ?? "?"))
             }
-            return fetchBlocking(request, session: session).flatMap { AccountParsing.run(parse, on: $0) }
+            // On the trace: the main thread's own lane, busy for the whole wait.
+            let name = "fetch " + (request.url?.path ?? "?")
+            return controller.trace.measure(name, lane: "main") {
+                fetchBlocking(request, session: session).flatMap { AccountParsing.run(parse, on: $0) }
+            }
         }
 
         let token = fetch(plan.loginRequest(), AccountParsing.token)

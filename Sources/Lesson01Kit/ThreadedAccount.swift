@@ -83,10 +83,15 @@ public final class ThreadedAccount: Sendable {
         _ parse: @escaping @Sendable (FetchedBody) throws -> Value,
         _ describe: @escaping @Sendable (Value) -> TableRow
     ) -> ParseOperation<Value> {
-        let operation = ParseOperation(parsing: source, name: name, parse: parse)
+        let trace = controller.trace
+        let operation = ParseOperation(parsing: source, name: name) { body in
+            try trace.measure(AccountParsing.parseSpan(label), lane: "fetch-queue") { try parse(body) }
+        }
         operation.onFinish = { result in
             // On a queue thread: hop to main, where the Screen lives.
-            DispatchQueue.main.async { controller.show(label, result, describe: describe) }
+            DispatchQueue.main.async {
+                trace.measure("show", lane: "main") { controller.show(label, result, describe: describe) }
+            }
         }
         return operation
     }

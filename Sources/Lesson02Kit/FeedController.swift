@@ -31,8 +31,10 @@ public final class FeedController: LessonController {
         items += pending
         pending.removeAll()
         let items = items
-        screen.table.reloadData(count: items.count) { TableRow(text: items[$0].title, detail: items[$0].author) }
-        screen.status = "\(items.count) items"
+        trace.measure("show", lane: "main") {
+            screen.table.reloadData(count: items.count) { TableRow(text: items[$0].title, detail: items[$0].author) }
+            screen.status = "\(items.count) items"
+        }
     }
 
     /// How many items were on the model before `moment` (a `monotonicSeconds()` stamp).

@@ -21,11 +21,14 @@ public enum FeedRun {
         case noThread
         /// On a run-loop thread whose loop is written in `style`, parsing as `parsing` says.
         case threaded(LoopStyle, ThreadedFeed.Parsing)
+        /// No thread of our own: an AsyncStream awaited on the main actor, parsed in an actor.
+        case async
 
         /// The name in the report.
         public var name: String {
             switch self {
             case .noThread: "no-thread"
+            case .async: "async"
             case .threaded(.keepAlive, .streaming): "threaded"
             case .threaded(.keepAlive, .afterDownload): "threaded-after-download"
             case .threaded(let style, .streaming): "spin-\(style.rawValue)"
@@ -38,6 +41,9 @@ public enum FeedRun {
             switch self {
             case .noThread:
                 "no-thread: download the whole feed on the main thread, then parse it there"
+            case .async:
+                "async: no thread of our own; URLSession's delegate feeds an AsyncStream awaited on the main actor, "
+                    + "an actor parses each chunk"
             case .threaded(let style, let parsing):
                 "\(name): network thread, \(style.explanation); parse "
                     + (parsing == .streaming ? "each chunk as it arrives" : "after the download")
@@ -55,6 +61,7 @@ public enum FeedRun {
         let controller = FeedController(title: "feed (\(kind.name))", output: output)
         var thread: RunLoopThread?
         var download: ThreadedFeed?
+        var tasks: AsyncFeed?
         var downloadEndedAt: Double?
         let began = monotonicSeconds()
         var run = VariantRun.perform(
@@ -73,13 +80,17 @@ public enum FeedRun {
                     timeout: endpoint.timeoutSeconds)
                 job.start()  // returns at once; the main thread goes back to drawing frames
                 (thread, download) = (networkThread, job)
+            case .async:
+                let job = AsyncFeed(url: url, timeout: endpoint.timeoutSeconds, controller: controller)
+                controller.startTask { await job.run() }  // returns at once, like job.start() above
+                tasks = job
             }
         }
         // Stop the network thread as soon as the run is over (a spinning loop spins until then;
         // a failed run's fetch and parser are cancelled on the thread as it exits).
         if let thread, !thread.stop(), run.failure == nil { run.failure = "the network thread did not stop" }
-        run.details.probe = download?.probe.current
-        run.details.threadStats = thread?.stats
+        run.details.probe = download?.probe.current ?? tasks?.probe
+        run.details.threadStats = thread?.stats ?? tasks?.stats
         downloadEndedAt = downloadEndedAt ?? run.details.probe?.downloadEndedAt
         run.details.firstItemSeconds = controller.firstItemAt.map { $0 - began }
         run.details.downloadSeconds = downloadEndedAt.map { $0 - began }
@@ -141,7 +152,21 @@ public enum FeedRun {
                         """, spinning.loopIterations, spinning.cpuSeconds, sleeping.cpuSeconds,
                     100 * sleeping.cpuSeconds / spinning.cpuSeconds))
         }
-        return lines.isEmpty ? "Run both variants (the default) to compare them." : lines.joined(separator: " ")
+        if let tasks = run("async"), let handling = tasks.details.threadStats {
+            var line = String(
+                format: """
+                    async, with no thread of our own: first item after %.2f s, worst freeze %.3f s, and taking in the \
+                    %d chunks cost %.4f s of CPU
+                    """, firstItem(tasks), tasks.screen.maxStallSeconds, tasks.details.probe?.chunks ?? 0,
+                handling.cpuSeconds)
+            if let sleeping = run("threaded")?.details.threadStats {
+                line += String(format: " (the sleeping run-loop thread: %.4f s).", sleeping.cpuSeconds)
+            } else {
+                line += "."
+            }
+            lines.append(line)
+        }
+        return lines.isEmpty ? "Run all three variants (the default) to compare them." : lines.joined(separator: " ")
     }
 
     /// The feed's own download time at the link's bandwidth, plus twice the request timeout:

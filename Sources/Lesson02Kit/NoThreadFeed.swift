@@ -11,12 +11,17 @@ public enum NoThreadFeed {
         let fetcher = HTTPFetcher(timeout: timeout)
         defer { fetcher.session.invalidateAndCancel() }
         let data: Data
-        do { data = try fetcher.fetchBlocking(url) } catch {
+        do {
+            data = try controller.trace.measure("download feed", lane: "main") { try fetcher.fetchBlocking(url) }
+        } catch {
             controller.fail("\(error)")
             return nil
         }
         let downloadEnded = monotonicSeconds()
-        controller.finish(FeedParser.parse(data, url: url) { controller.show($0) }.map(\.count))
+        let parsed = controller.trace.measure("parse feed", lane: "main") {
+            FeedParser.parse(data, url: url) { controller.show($0) }
+        }
+        controller.finish(parsed.map(\.count))
         return downloadEnded
     }
 }

@@ -82,9 +82,11 @@ public final class ThreadedFeed: @unchecked Sendable {
 
     private func received(_ chunk: Data) {
         noteCallback(chunk: chunk.count)
-        switch parsing {
-        case .streaming: parser?.append(chunk)  // parsed while the rest is still on its way
-        case .afterDownload: buffer.append(chunk)
+        controller.trace.measure("download chunk", lane: thread.name) {
+            switch parsing {
+            case .streaming: parser?.append(chunk)  // parsed while the rest is still on its way
+            case .afterDownload: buffer.append(chunk)
+            }
         }
     }
 

@@ -7,11 +7,12 @@ struct Lesson01: LessonProgram, NetworkDefaults {
     static let configuration = CommandConfiguration(
         commandName: "lesson01",
         abstract:
-            "Operation queues: log in, get the user, fetch several items and cancel one, first with blocking calls on the main thread, then as concurrent Operation subclasses on a queue.",
+            "Operation queues: log in, get the user, fetch several items and cancel one, first with blocking calls on the main thread, then as concurrent Operation subclasses on a queue, then with async/await.",
         discussion: """
             The no-thread variant waits for every request on the main thread; the threaded variant runs \
-            FetchOperations and ParseOperations on a queue and cancels the slow item mid-flight.
-            Source: "NSOperation を使って外部 API から非同期に結果を取得してみる" (2010-06-19); see Lessons/01-operation-queue.md.
+            FetchOperations and ParseOperations on a queue and cancels the slow item mid-flight; the async variant \
+            does the same with async let, a task group of the same width and a cancelled Task, on the main actor.
+            Source: "NSOperation を使って外部 API から非同期に結果を取得してみる" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md.
             """
     )
     static let number = "01"
@@ -23,7 +24,10 @@ struct Lesson01: LessonProgram, NetworkDefaults {
     @OptionGroup var network: NetworkOptions<Lesson01>
     @Option(help: ArgumentHelp("Items to fetch after logging in (1-100).", valueName: "n"))
     var items = 6
-    @Option(help: ArgumentHelp("maxConcurrentOperationCount of the threaded variant's queue (1-16).", valueName: "k"))
+    @Option(
+        help: ArgumentHelp(
+            "maxConcurrentOperationCount of the threaded variant's queue, and the async variant's task group width (1-16).",
+            valueName: "k"))
     var width = 2
     @Option(
         help: ArgumentHelp(
@@ -62,9 +66,13 @@ struct Lesson01: LessonProgram, NetworkDefaults {
     }
 
     func describe(_ variant: Variant) -> String {
-        variant == .noThread
-            ? "no-thread: every request sent from the main thread, each waited for in turn"
-            : "threaded: FetchOperations and ParseOperations on one OperationQueue, \(width) at a time; results hop to main"
+        switch variant {
+        case .noThread: "no-thread: every request sent from the main thread, each waited for in turn"
+        case .async:
+            "async: login awaited, then a task group of \(width) on the main actor; each await holds no thread"
+        default:
+            "threaded: FetchOperations and ParseOperations on one OperationQueue, \(width) at a time; results hop to main"
+        }
     }
 
     @MainActor

@@ -7,12 +7,14 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     static let configuration = CommandConfiguration(
         commandName: "lesson02",
         abstract:
-            "A run-loop thread: a news feed fetched and push-parsed on a network thread that sleeps in its run loop between callbacks.",
+            "A run-loop thread: a news feed fetched and push-parsed on a network thread that sleeps in its run loop between callbacks, and the same with async/await and no thread at all.",
         discussion: """
             The no-thread variant downloads the whole XML feed on the main thread and parses it afterwards. The \
             threaded variant gets every fetch callback on a thread that sleeps in its run loop and parses each chunk \
-            as it arrives; beside it run the same thread with its loop written two spinning ways, and parse-after-download.
-            Source: "別スレッドで NSURLConnection を使うときのメモ" (2010-06-26); see Lessons/02-run-loop-thread.md.
+            as it arrives; beside it run the same thread with its loop written two spinning ways, and parse-after-download. \
+            The async variant needs no thread of its own: URLSession's delegate feeds an AsyncStream that main-actor \
+            code awaits, and an actor parses each chunk.
+            Source: "別スレッドで NSURLConnection を使うときのメモ" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md.
             """
     )
     static let number = "02"
@@ -49,14 +51,21 @@ struct Lesson02: LessonProgram, NetworkDefaults {
         """
     }
 
-    /// no-thread; threaded, and with --compare the same thread parsing after the download and spinning two ways.
+    /// The variants asked for (no-thread, threaded, async), then, with --compare and the threaded
+    /// variant, the same thread parsing after the download and spinning two ways.
     func kinds(for variants: [Variant]) -> [FeedRun.Kind] {
-        variants.flatMap { variant -> [FeedRun.Kind] in
-            guard variant == .threaded else { return [.noThread] }
-            let spins: [FeedRun.Kind] = [.threaded(.noSource, .streaming), .threaded(.pastDeadline, .streaming)]
-            return [.threaded(.keepAlive, .streaming)]
-                + (compare ? [.threaded(.keepAlive, .afterDownload)] + spins : [])
+        let main = variants.map { variant -> FeedRun.Kind in
+            switch variant {
+            case .threaded: .threaded(.keepAlive, .streaming)
+            case .async: .async
+            default: .noThread
+            }
         }
+        guard compare, variants.contains(.threaded) else { return main }
+        return main + [
+            .threaded(.keepAlive, .afterDownload), .threaded(.noSource, .streaming),
+            .threaded(.pastDeadline, .streaming),
+        ]
     }
 
     func describe(_ kind: FeedRun.Kind) -> String { kind.explanation }

@@ -16,7 +16,7 @@ struct Lesson03: LessonProgram, NetworkDefaults {
             As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), \
             the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste).
             Source: "Grand Central Dispatchで楽々マルチスレッド" and "iPhoneアプリのサクサク感が出ない件について" \
-            (the lesson text gives the details: Lessons/03-gcd-queues.md).
+            (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md).
             """
     )
     static let number = "03"

@@ -15,7 +15,7 @@ struct Lesson04: LessonProgram, NetworkDefaults {
             same in Swift 6, a task group of three child tasks that await the downloads and parse \
             off the main actor, with no queue of its own.
             Source: "iPhone の NSURLRequest で gzip 使ってみた" (the lesson text gives the details: \
-            Lessons/04-gzip.md).
+            Lessons/04-gzip.md, in Japanese Lessons/ja/04-gzip.md).
             """
     )
     static let number = "04"

@@ -16,7 +16,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             downloads on queues while the Screen shows "loading..."; the async one does the same \
             in Swift 6, a task group that awaits the download while an actor pre-loads and parses.
             Source: "Core Data のパフォーマンスをちょっとだけ調べてみた" (2010-05-30) and \
-            "iPhoneアプリのサクサク感が出ない件について" (the lesson text gives the details: Lessons/05-caching.md).
+            "iPhoneアプリのサクサク感が出ない件について" (the lesson text gives the details: Lessons/05-caching.md, in Japanese Lessons/ja/05-caching.md).
             """
     )
     static let number = "05"

@@ -16,7 +16,7 @@ struct Lesson06: LessonProgram {
             keeps drawing and reading a consistent row count. The async variant does it in Swift 6: \
             a writer actor owns the connection and a main-actor task awaits each save.
             Sources: "Sqliteで既に存在するかもしれないprimary keyを持つ複数valesを一括insert" and \
-            "Core Data では モデルの delete - insert をしない方が良い" (2010-05-24); see Lessons/06-sqlite-upsert.md.
+            "Core Data では モデルの delete - insert をしない方が良い" (2010-05-24); see Lessons/06-sqlite-upsert.md, in Japanese Lessons/ja/06-sqlite-upsert.md.
             """
     )
     static let number = "06"

@@ -15,7 +15,8 @@ struct Lesson07: LessonProgram {
             background queue while the table shows estimated heights (threaded), or in a task group \
             off the main actor, applied on the main actor, in Swift 6 (async).
             Sources: "Auto LayoutでUIScrollViewにいれたUILabelを自動改行させる", \
-            "AutoLayoutでUITableViewCellに異なる高さを設定する", "SwiftでAuto Layout設定した直後に一部を角丸表示".
+            "AutoLayoutでUITableViewCellに異なる高さを設定する", "SwiftでAuto Layout設定した直後に一部を角丸表示"; \
+            see Lessons/07-layout-math.md, in Japanese Lessons/ja/07-layout-math.md.
             """
     )
     static let number = "07"

@@ -18,56 +18,68 @@ struct Check: ParsableCommand {
     @Flag(help: "Do not build the checks' library first, even when it looks out of date.")
     var noBuild = false
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         let workspace = Workspace.locate()
-        guard let exercise = exercise ?? workspace.current(progress: .load(workspace.progressFile)) else {
+        guard let exercise = exercise ?? workspace.current(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }
-        Progress.setCurrent(exercise.id, in: workspace.progressFile)
+        workspace.setCurrent(exercise.id)
         if !Self.checkAndReport(exercise, in: workspace, buildLibrary: !noBuild) { throw ExitCode(1) }
     }
 
-    /// Runs the checks on the learner's files, prints them, records the outcome; true when all pass.
-    static func checkAndReport(_ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool) -> Bool {
+    /// Runs the checks on the learner's files, prints them, records the outcome; true when all
+    /// pass. The last line printed is always the verdict: "exercise 03 passed" or
+    /// "exercise 03: 2 of 3 checks fail".
+    @discardableResult
+    static func checkAndReport(
+        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, quiet: Bool = false
+    ) -> Bool {
+        let results = run(exercise, in: workspace, buildLibrary: buildLibrary, quiet: quiet)
+        let failed = results.filter { !$0.passed }.count
+        Style.line(Text.verdict(exercise.id, failed: failed, of: results.count))
+        return passed(results)
+    }
+
+    static func passed(_ results: [CheckResult]) -> Bool { !results.isEmpty && results.allSatisfy(\.passed) }
+
+    /// The checks' results, printed (all of them, or with `quiet` only the failures) and recorded.
+    static func run(_ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, quiet: Bool = false)
+        -> [CheckResult]
+    {
         let toolchain = Toolchain.current
-        Style.line(
-            Style.bold("Exercise \(exercise.id): \(exercise.title)")
-                + Style.dim("  (\(exercise.paths.joined(separator: ", ")))"))
+        if !quiet {
+            Style.line(
+                Style.bold(Text.exercise(exercise))
+                    + Style.dim("  (\(workspace.locations(exercise).joined(separator: ", ")))"))
+        }
         // The fingerprint is taken before the checks: a file changed meanwhile is checked again.
         let sources = workspace.learnerSources(exercise)
         let fingerprint = Workspace.fingerprint(sources, of: exercise)
         if buildLibrary, let problem = SupportLibrary.ensureBuilt(toolchain) {
             print([problem], of: exercise)  // not the learner's doing: nothing recorded
-            return false
+            return [problem]
         }
         let report = ExerciseRunner(toolchain: toolchain).check(
             exercise, sources: sources, hints: workspace.hints(for: exercise))
-        print(report.results, of: exercise)
-        Progress.update(workspace.progressFile) { progress in
+        print(quiet ? report.failed : report.results, of: exercise)
+        workspace.updateProgress { progress in
             var record = progress.exercises[exercise.id] ?? Progress.Record()
-            record.checkedFingerprint = fingerprint
-            record.passed = report.passed
-            record.failedChecks = report.failed.count
+            record.record(fingerprint, passed: report.passed, failedChecks: report.failed.count)
             progress.exercises[exercise.id] = record
         }
-        let compile =
-            report.compiled
-            ? String(format: "compiled in %.1f s", report.compileSeconds) : "built before, not compiled again"
-        if report.runSeconds > 0 {
-            Style.line(Style.dim(String(format: "(\(compile); the checks ran in %.1f s)", report.runSeconds)))
-        } else if report.compileSeconds > 0 {
-            Style.line(Style.dim("(\(compile))"))
+        if quiet { return report.results }
+        if report.runSeconds > 0 || report.compileSeconds > 0 {
+            Style.line(
+                Style.dim(
+                    Text.timings(
+                        compiled: report.compiled ? report.compileSeconds : nil,
+                        ran: report.runSeconds > 0 ? report.runSeconds : nil)))
         }
-        if report.passed {
-            Style.line(Style.green("All \(report.results.count) checks pass. Exercise \(exercise.id) is done!"))
-            return true
-        }
-        let total = report.results.count
-        Style.line(
-            "\(report.failed.count) of \(counted(total, "check")) failing. "
-                + "Read the first FAIL above, change your file, check again.")
-        return false
+        Style.line(report.passed ? Style.green(Text.allPass(report.results.count)) : Text.readTheFirstFail)
+        return report.results
     }
 
     static func print(_ results: [CheckResult], of exercise: Exercise) {
@@ -77,12 +89,12 @@ struct Check: ParsableCommand {
                 continue
             }
             Style.line("  \(Style.red("FAIL"))  \(result.name)")
-            Style.line("        wanted: \(result.expected)")
+            Style.line("        \(Style.pad(Text.wanted, 7)) \(result.expected)")
             Style.line(
-                "        got:    "
+                "        \(Style.pad(Text.got, 7)) "
                     + result.got.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 16)))
             if result.hint > 0 {
-                Style.line(Style.dim("        hint \(result.hint) helps here: swift run workshop hint \(exercise.id)"))
+                Style.line(Style.dim("        " + Text.hintHelps(result.hint, exercise.id)))
             }
         }
     }

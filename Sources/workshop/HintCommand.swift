@@ -5,7 +5,7 @@ import Foundation
 /// `workshop hint [NN]`: one more hint each time.
 struct Hint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the hints of an exercise, one more each time you ask (from its hints.md).")
+        abstract: "Show the hints of an exercise, one more each time you ask (from its hints.md or hints.ja.md).")
 
     @Argument(
         help: ArgumentHelp("The exercise, e.g. 03 or R1 (default: the current one).", valueName: "exercise"),
@@ -15,35 +15,35 @@ struct Hint: ParsableCommand {
     @Flag(help: "Show every hint at once.")
     var all = false
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         let workspace = Workspace.locate()
-        guard let exercise = exercise ?? workspace.current(progress: .load(workspace.progressFile)) else {
+        guard let exercise = exercise ?? workspace.current(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }
         let hints = workspace.hints(for: exercise)
         guard !hints.isEmpty else {
-            throw WorkshopFailure("no numbered hints in \(exercise.directory)/hints.md")
+            throw WorkshopFailure(Text.noHints(workspace.document(exercise, "hints")))
         }
         var shown = 0
-        Progress.update(workspace.progressFile) { progress in
+        workspace.updateProgress { progress in
             progress.current = exercise.id
             var record = progress.exercises[exercise.id] ?? Progress.Record()
             record.hintsShown = all ? hints.count : min(hints.count, record.hintsShown + 1)
             shown = record.hintsShown
             progress.exercises[exercise.id] = record
         }
-        Style.line(
-            Style.bold("Hints for exercise \(exercise.id): \(exercise.title)")
-                + Style.dim("  (\(shown) of \(hints.count))"))
+        Style.line(Style.bold(Text.hintsHeader(exercise, shown: shown, of: hints.count)))
         for (index, hint) in hints.prefix(shown).enumerated() {
             Style.line()
             Style.line(index == shown - 1 ? hint : Style.dim(hint))
         }
         Style.line()
         Style.line(
-            shown < hints.count
-                ? Style.dim("Ask again for hint \(shown + 1): swift run workshop hint \(exercise.id)")
-                : Style.dim("That was the last hint. \(exercise.directory)/README.md says what each check wants."))
+            Style.dim(
+                shown < hints.count
+                    ? Text.askAgain(shown + 1, exercise.id) : Text.lastHint(workspace.readme(exercise))))
     }
 }

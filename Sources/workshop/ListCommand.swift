@@ -9,13 +9,23 @@ struct List: ParsableCommand {
         abstract:
             "Show every lesson and exercise with its status (not started, failing, done) and the next thing to do.")
 
+    @Flag(help: "Print one JSON document for tools instead: every exercise with its state.")
+    var json = false
+
+    @OptionGroup var editor: EditOptions
+    @OptionGroup var language: LanguageOption
+
     /// Anything else typed after `workshop` (ArgumentParser tries the commands' names first).
     @Argument(help: .hidden) var unknown: [String] = []
 
     func run() throws {
         if let word = unknown.first { throw Workshop.unknownCommand(word) }
         let workspace = Workspace.locate()
-        let progress = Progress.load(workspace.progressFile)
+        let progress = workspace.progress()
+        if json {
+            print(try Self.json(workspace, progress))
+            return
+        }
         let states = workspace.states(progress: progress)
         let lessons = workspace.lessons()
         let current = workspace.current(progress: progress)
@@ -24,61 +34,127 @@ struct List: ParsableCommand {
         Style.line(Style.progressBar(done: states.filter { $0.status == .done }.count, of: states.count))
         Style.line()
 
-        // One row per lesson (with its exercise, if it has one), then the exercises of no lesson.
+        // One row per lesson (with its first exercise, if it has one), then the other exercises: a
+        // lesson's second one ("03a", under its lesson) and those of no lesson.
         var rows: [(id: String, lesson: String, state: Workspace.State?)] = lessons.map { lesson in
             (lesson.number, lesson.title, states.first { $0.exercise.lesson == lesson.number })
         }
-        for state in states where !lessons.contains(where: { $0.number == state.exercise.lesson }) {
-            rows.append((state.exercise.id, "(no lesson: belongs to all of them)", state))
+        for state in states where !rows.contains(where: { $0.state?.exercise.id == state.exercise.id }) {
+            let lesson = lessons.first { $0.number == state.exercise.lesson }
+            rows.append((state.exercise.id, lesson?.title ?? Text.noLesson, state))
         }
         rows.sort { $0.id < $1.id }
+        let header = Text.listHeader
         let lessonWidth = min(46, rows.map { terminalWidth($0.lesson) }.max() ?? 10)
+        let idWidth = rows.map(\.id.count).max() ?? 2
         Style.line(
-            Style.dim("  id  " + Style.pad("lesson", lessonWidth) + "  " + Style.pad("exercise", 34) + "  status"))
+            Style.dim(
+                "  " + Style.pad(header.id, idWidth) + "  " + Style.pad(header.lesson, lessonWidth) + "  "
+                    + Style.pad(header.exercise, 34) + "  " + header.status))
         for row in rows {
             let lesson = truncate(row.lesson, toWidth: lessonWidth)
+            let id = Style.pad(row.id, idWidth)
             guard let state = row.state else {
-                Style.line("  \(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.dim("(no exercise)"))")
+                Style.line("  \(id)  \(Style.pad(lesson, lessonWidth))  \(Style.dim(Text.noExercise))")
                 continue
             }
             let marker = state.exercise.id == current?.id ? Style.bold(">") : " "
-            let name = truncate(state.exercise.title, toWidth: 34)
+            let name = truncate(Text.title(state.exercise), toWidth: 34)
             let note = state.note.map { Style.dim(" (\($0))") } ?? ""
             Style.line(
-                "\(marker) \(row.id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  "
+                "\(marker) \(id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  "
                     + Style.status(state.status) + note)
         }
         Style.line()
-        if current != nil { Style.line(Style.dim("> is the current exercise: `swift run workshop check` checks it.")) }
+        if current != nil { Style.line(Style.dim(Text.currentMarker)) }
         Style.line(Self.next(current.map { workspace.state($0, progress: progress) }, workspace: workspace, progress))
+        if editor.wanted, let current { try editor.open(current, in: workspace) }
     }
 
     /// One line: what to do now.
     static func next(_ state: Workspace.State?, workspace: Workspace? = nil, _ progress: Progress = Progress())
         -> String
     {
-        guard let state else {
-            return
-                "Next: nothing left. Every exercise passes its checks. Well done! (Try `swift test --sanitize=thread`.)"
-        }
+        guard let state else { return Text.nothingLeft }
         let exercise = state.exercise
+        let files = workspace?.locations(exercise).joined(separator: ", ") ?? exercise.paths.joined(separator: ", ")
         switch state.status {
         case .notStarted:
-            return
-                "Next: exercise \(exercise.id), \(exercise.title). Read \(exercise.directory)/README.md, "
-                + "edit \(exercise.paths.joined(separator: ", ")), then `swift run workshop check \(exercise.id)` "
-                + "(or `swift run workshop watch \(exercise.id)`)."
+            return Text.nextNotStarted(
+                exercise, readme: workspace?.readme(exercise) ?? exercise.directory + "/README.md", files: files)
         case .failing:
-            return
-                "Next: keep going with exercise \(exercise.id) (\(exercise.paths.joined(separator: ", "))): "
-                + "`swift run workshop check \(exercise.id)`; stuck? `swift run workshop hint \(exercise.id)`."
+            return Text.nextFailing(exercise, files: files)
         case .done:
             guard let workspace, let following = workspace.next(after: exercise, progress: progress) else {
                 return next(nil)
             }
-            return
-                "Exercise \(exercise.id) is done. Next: exercise \(following.id), \(following.title): "
-                + "`swift run workshop start \(following.id)`."
+            return Text.nextAfterDone(exercise, following)
         }
+    }
+
+    /// `list --json`: one document, the same in every language.
+    struct Entry: Encodable {
+        var id: String
+        var title: String
+        var lesson: String?
+        var files: [String]
+        var status: String
+        var passed: Bool
+        var hintsShown: Int
+        var hintsTotal: Int
+        var current: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, lesson, files, status, passed, hintsShown, hintsTotal, current
+        }
+
+        // `lesson` is null, not left out, for the exercise of no lesson.
+        func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: CodingKeys.self)
+            try values.encode(id, forKey: .id)
+            try values.encode(title, forKey: .title)
+            try values.encode(lesson, forKey: .lesson)
+            try values.encode(files, forKey: .files)
+            try values.encode(status, forKey: .status)
+            try values.encode(passed, forKey: .passed)
+            try values.encode(hintsShown, forKey: .hintsShown)
+            try values.encode(hintsTotal, forKey: .hintsTotal)
+            try values.encode(current, forKey: .current)
+        }
+    }
+
+    struct Document: Encodable {
+        var current: String?
+        var exercises: [Entry]
+
+        func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: CodingKeys.self)
+            try values.encode(current, forKey: .current)
+            try values.encode(exercises, forKey: .exercises)
+        }
+
+        enum CodingKeys: String, CodingKey { case current, exercises }
+    }
+
+    static func json(_ workspace: Workspace, _ progress: Progress) throws -> String {
+        let current = workspace.current(progress: progress)
+        let entries = workspace.states(progress: progress).map { state in
+            let exercise = state.exercise
+            let status: String =
+                switch state.status {
+                case .done: "done"
+                case .failing: "failing"
+                case .notStarted: "notStarted"
+                }
+            return Entry(
+                id: exercise.id, title: exercise.title, lesson: exercise.lesson, files: exercise.paths,
+                status: status, passed: state.status == .done,
+                hintsShown: progress.exercises[exercise.id]?.hintsShown ?? 0,
+                hintsTotal: exercise.hints, current: exercise.id == current?.id)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(Document(current: current?.id, exercises: entries))
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -2,16 +2,21 @@ import Foundation
 import WorkshopCore
 
 /// The learner's progress: one small JSON file, `.workshop-progress`, at the package root
-/// (git ignores it): the current exercise, and per exercise the fingerprint of the files last
-/// checked, whether they passed, and how many hints were shown. A file that cannot be read is
-/// set aside (as .workshop-progress.unreadable) and a fresh one started: progress is never a
-/// reason for a command to fail.
+/// (git ignores it, so `git stash` and `git pull` leave it alone): the current exercise, and
+/// per exercise the fingerprint of the files last checked, whether they passed, every version
+/// that ever passed (so a file that comes back after `git stash pop` is done again without a
+/// check), and how many hints were shown. It is only a cache of what the checks said: a file
+/// that is missing or cannot be read is rebuilt from the checks (see `Workspace.progress()`).
 struct Progress: Codable {
     struct Record: Codable {
         var checkedFingerprint: String?
         var passed = false
         var failedChecks = 0
         var hintsShown = 0
+        /// The fingerprints of the versions that passed, newest last (at most `passedKept`).
+        var passedFingerprints: [String] = []
+
+        static let passedKept = 20
 
         init() {}
 
@@ -22,6 +27,17 @@ struct Progress: Codable {
             passed = try values.decodeIfPresent(Bool.self, forKey: .passed) ?? false
             failedChecks = try values.decodeIfPresent(Int.self, forKey: .failedChecks) ?? 0
             hintsShown = max(0, try values.decodeIfPresent(Int.self, forKey: .hintsShown) ?? 0)
+            passedFingerprints = try values.decodeIfPresent([String].self, forKey: .passedFingerprints) ?? []
+        }
+
+        /// Notes what a check of the files with `fingerprint` said.
+        mutating func record(_ fingerprint: String?, passed: Bool, failedChecks: Int) {
+            checkedFingerprint = fingerprint
+            self.passed = passed
+            self.failedChecks = failedChecks
+            guard let fingerprint else { return }
+            passedFingerprints.removeAll { $0 == fingerprint }
+            if passed { passedFingerprints = Array((passedFingerprints + [fingerprint]).suffix(Self.passedKept)) }
         }
     }
 
@@ -37,26 +53,24 @@ struct Progress: Codable {
         exercises = try values.decodeIfPresent([String: Record].self, forKey: .exercises) ?? [:]
     }
 
-    /// Says once per run that the progress file was unreadable.
-    private static let warned = Locked(false)
+    /// What is in the progress file.
+    enum Stored {
+        case missing
+        case unreadable
+        case read(Progress)
+    }
 
-    /// The progress in `file`; empty when there is none yet or it cannot be read.
-    static func load(_ file: URL) -> Progress {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return Progress() }
-        if let progress = try? JSONDecoder().decode(Progress.self, from: data) { return progress }
+    static func read(_ file: URL) -> Stored {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return .missing }
+        guard let progress = try? JSONDecoder().decode(Progress.self, from: data) else { return .unreadable }
+        return .read(progress)
+    }
+
+    /// Moves an unreadable file aside (as `<name>.unreadable`); its new name, or nil when it could not be moved.
+    static func setAside(_ file: URL) -> String? {
         let aside = file.appendingPathExtension("unreadable")
         try? FileManager.default.removeItem(at: aside)
-        let kept = (try? FileManager.default.moveItem(at: file, to: aside)) != nil
-        let first = warned.withLock { warned in
-            defer { warned = true }
-            return !warned
-        }
-        if first {
-            Style.warnLine(
-                "workshop: \(file.lastPathComponent) could not be read; starting a fresh one"
-                    + (kept ? " (the old one is kept as \(aside.lastPathComponent))." : "."))
-        }
-        return Progress()
+        return (try? FileManager.default.moveItem(at: file, to: aside)) != nil ? aside.lastPathComponent : nil
     }
 
     func save(_ file: URL) {
@@ -67,17 +81,5 @@ struct Progress: Codable {
         } catch {
             Style.warnLine("workshop: could not save progress to \(file.path): \(error)")
         }
-    }
-
-    /// Loads, changes and saves the progress file in one step.
-    static func update(_ file: URL, _ change: (inout Progress) -> Void) {
-        var progress = load(file)
-        change(&progress)
-        progress.save(file)
-    }
-
-    /// Makes `id` the current exercise.
-    static func setCurrent(_ id: String, in file: URL) {
-        update(file) { $0.current = id }
     }
 }

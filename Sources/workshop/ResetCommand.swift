@@ -3,61 +3,94 @@ import ExerciseChecks
 import Foundation
 import WorkshopCore
 
-/// `workshop reset NN`: the exercise's files as shipped, the learner's versions kept as backups.
+/// `workshop reset NN` / `workshop reset --all`: the exercises' files as shipped, the
+/// learner's versions kept as backups.
 struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Restore an exercise's files as shipped; your version is kept in .workshop-backups/.",
+        abstract: "Restore an exercise's files (or every exercise's) as shipped; yours are kept in .workshop-backups/.",
         discussion: "Asks first (y/n) on a terminal; scripts and machines without a terminal pass --yes.")
 
     @Argument(
         help: ArgumentHelp("The exercise, e.g. 03 or R1.", valueName: "exercise"), transform: exerciseArgument)
-    var exercise: Exercise
+    var exercise: Exercise?
+
+    @Flag(help: "Reset every exercise.")
+    var all = false
 
     @Flag(name: .shortAndLong, help: "Do not ask; reset at once.")
     var yes = false
 
+    @OptionGroup var language: LanguageOption
+
+    func validate() throws {
+        if all && exercise != nil { throw ValidationError("name one exercise or pass --all, not both") }
+        if !all && exercise == nil {
+            throw ValidationError("which exercise? e.g. `workshop reset 03`, or `workshop reset --all`")
+        }
+    }
+
+    /// One file to put back: the learner's version (nil when missing) and the copy as shipped.
+    struct Change {
+        var exercise: Exercise
+        var file: String
+        var learner: Data?
+        var shipped: Data
+        var path: String { exercise.directory + "/" + file }
+    }
+
     func run() throws {
         let workspace = Workspace.locate()
-        let shipped = workspace.shippedSources(exercise)
-        if let missing = exercise.files.first(where: { shipped[$0] == nil }) {
-            throw WorkshopFailure(
-                "the copy as shipped, \(exercise.shippedDirectory)/\(missing), is missing: "
-                    + "`git checkout -- Tests/ExerciseFiles` brings it back")
+        let exercises = exercise.map { [$0] } ?? ExerciseCatalog.exercises
+        var changes: [Change] = []
+        for exercise in exercises {
+            let shipped = workspace.shippedSources(exercise)
+            let learner = workspace.learnerSources(exercise)
+            for file in exercise.files {
+                guard let original = shipped[file] else {
+                    throw WorkshopFailure(
+                        "the copy as shipped, \(exercise.shippedDirectory)/\(file), is missing: "
+                            + "`git checkout -- Tests/ExerciseFiles` brings it back")
+                }
+                if learner[file] != original {
+                    changes.append(Change(exercise: exercise, file: file, learner: learner[file], shipped: original))
+                }
+            }
         }
-        let learner = workspace.learnerSources(exercise)
-        let changed = exercise.files.filter { learner[$0] != shipped[$0] }
-        guard !changed.isEmpty else {
-            Style.line("\(exercise.paths.joined(separator: ", ")) already as shipped. Nothing to do.")
+        guard !changes.isEmpty else {
+            Style.line(Text.alreadyShipped(exercises.flatMap(\.paths).joined(separator: ", ")))
             return
         }
-        let names = changed.map { exercise.directory + "/" + $0 }.joined(separator: ", ")
+        let names = changes.map(\.path).joined(separator: ", ")
         if !yes {
             guard Style.canAsk else {
-                throw WorkshopFailure(
-                    "reset needs a yes and there is no terminal to ask: run `workshop reset \(exercise.id) --yes`")
+                throw WorkshopFailure(Text.resetNeedsYes("workshop reset " + (exercise?.id ?? "--all")))
             }
-            FileHandle.standardOutput.write(
-                Data("Reset \(names) to the shipped version? Your version is kept as a backup. [y/N] ".utf8))
+            FileHandle.standardOutput.write(Data(Text.resetQuestion(names).utf8))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            guard answer == "y" || answer == "yes" else {
-                Style.line("Nothing changed.")
+            guard Text.isYes(answer) else {
+                Style.line(Text.nothingChanged)
                 return
             }
         }
         var notes: [String] = []
-        for file in changed {
+        for change in changes {
             // The learner's version is saved before anything is written over it.
-            if let current = learner[file] {
-                notes.append("Your version: " + (try Self.backup(current, named: file, of: exercise, in: workspace)))
+            if let current = change.learner {
+                let backup = try Self.backup(current, named: change.file, of: change.exercise, in: workspace)
+                notes.append(Text.yourVersion(backup))
             }
-            try shipped[file]?.write(
-                to: URL(fileURLWithPath: workspace.path(exercise.directory + "/" + file)), options: .atomic)
+            try change.shipped.write(to: URL(fileURLWithPath: workspace.path(change.path)), options: .atomic)
         }
-        Progress.update(workspace.progressFile) { progress in
-            progress.exercises[exercise.id]?.checkedFingerprint = nil
-            progress.exercises[exercise.id]?.passed = false
+        workspace.updateProgress { progress in
+            for id in Set(changes.map(\.exercise.id)) {
+                progress.exercises[id]?.checkedFingerprint = nil
+                progress.exercises[id]?.passed = false
+            }
         }
-        Style.line("Restored \(names) as shipped." + notes.map { " " + $0 }.joined())
+        // Named as path:line again: the line of the first TODO of the file as shipped.
+        let restored = Set(changes.map(\.exercise.id))
+        let locations = exercises.filter { restored.contains($0.id) }.flatMap(workspace.locations)
+        Style.line(Text.restored(locations.joined(separator: ", ")) + notes.map { " " + $0 }.joined())
     }
 
     /// Copies the learner's version to .workshop-backups/<exercise folder>/<File>-<time>.swift.

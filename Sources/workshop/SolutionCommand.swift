@@ -3,44 +3,75 @@ import ExerciseChecks
 import Foundation
 import WorkshopCore
 
-/// `workshop solution NN`: the reference solution, as the difference from the file as shipped.
+/// `workshop solution NN`: once the exercise passes its checks, the reference solution and
+/// how the learner's file differs from it; before that, how to get there.
 struct Solution: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the reference solution of an exercise, as a diff from the file as shipped (a spoiler!).")
+        abstract: "Once an exercise passes: its reference solution and its diff against your file.",
+        discussion: """
+            Until your file passes, this says how to get there (hints, check) and shows nothing of \
+            the answer. Your files are checked first, unless the last check of exactly these files passed.
+            """)
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1.", valueName: "exercise"), transform: exerciseArgument)
-    var exercise: Exercise
+        help: ArgumentHelp("The exercise, e.g. 03 or R1 (default: the current one).", valueName: "exercise"),
+        transform: exerciseArgument)
+    var exercise: Exercise?
+
+    @Flag(help: "Do not build the checks' library first.")
+    var noBuild = false
+
+    @OptionGroup var language: LanguageOption
 
     func run() throws {
         let workspace = Workspace.locate()
-        Style.line(Style.bold("Exercise \(exercise.id): \(exercise.title), the reference solution"))
-        Style.line(Style.dim("One way to pass every check; yours may differ and pass too."))
+        guard let exercise = exercise ?? workspace.current(progress: workspace.progress()) else {
+            Style.line(List.next(nil))
+            return
+        }
         for file in exercise.files {
-            let shipped = exercise.shippedDirectory + "/" + file
             let solution = exercise.solutionDirectory + "/" + file
-            for relative in [shipped, solution] where !FileManager.default.fileExists(atPath: workspace.path(relative))
-            {
-                throw WorkshopFailure("\(relative) is missing: `git checkout -- Tests/ExerciseFiles` brings it back")
+            if !FileManager.default.fileExists(atPath: workspace.path(solution)) {
+                throw WorkshopFailure("\(solution) is missing: `git checkout -- Tests/ExerciseFiles` brings it back")
             }
+        }
+        // Passed already (the last check of exactly these files, or an earlier version that
+        // came back), or passes now: only the failures are printed.
+        if workspace.state(exercise, progress: workspace.progress()).status != .done {
+            let results = Check.run(exercise, in: workspace, buildLibrary: !noBuild, quiet: true)
+            guard Check.passed(results) else {
+                Style.line()
+                Style.line(
+                    Text.solutionHidden(exercise, failed: results.filter { !$0.passed }.count, of: results.count))
+                for line in Text.solutionWay(exercise.id) { Style.line(line) }
+                return
+            }
+        }
+        Style.line(Style.bold(Text.solutionHeader(exercise)))
+        Style.line(Style.dim(Text.oneWay))
+        for file in exercise.files {
+            let solution = exercise.solutionDirectory + "/" + file
+            let learner = exercise.directory + "/" + file
             Style.line()
+            Style.line(Style.dim("\(solution):1"))
+            Style.line((try? String(contentsOfFile: workspace.path(solution), encoding: .utf8)) ?? "")
+            Style.line(Style.dim(Text.yoursAgainstReference))
             let diff = try? Subprocess.run(
-                "diff", ["-u", "--label", "as shipped", "--label", "solution", shipped, solution],
+                "diff", ["-u", "--label", learner, "--label", solution, learner, solution],
                 currentDirectory: workspace.root.path, timeout: 30)
-            if let diff, diff.status == 1, !diff.stdout.isEmpty {
-                for line in diff.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if line.hasPrefix("+") && !line.hasPrefix("+++") {
-                        Style.line(Style.green(String(line)))
-                    } else if line.hasPrefix("-") && !line.hasPrefix("---") {
-                        Style.line(Style.red(String(line)))
-                    } else {
-                        Style.line(String(line))
-                    }
+            guard let diff, diff.status == 1, !diff.stdout.isEmpty else {
+                // 0: the same; anything else: no `diff` here, or it failed, and the reference was shown.
+                if diff?.status == 0 { Style.line(Text.sameAsReference) }
+                continue
+            }
+            for line in diff.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("+") && !line.hasPrefix("+++") {
+                    Style.line(Style.green(String(line)))
+                } else if line.hasPrefix("-") && !line.hasPrefix("---") {
+                    Style.line(Style.red(String(line)))
+                } else {
+                    Style.line(String(line))
                 }
-            } else {
-                // No `diff` on this machine: the whole file.
-                Style.line(Style.dim("\(solution):"))
-                Style.line((try? String(contentsOfFile: workspace.path(solution), encoding: .utf8)) ?? "")
             }
         }
     }

@@ -24,14 +24,14 @@ enum Style {
     static func progressBar(done: Int, of total: Int, width: Int = 24) -> String {
         let filled = total == 0 ? 0 : Int((Double(done) / Double(total) * Double(width)).rounded())
         return "[" + green(String(repeating: "#", count: filled)) + String(repeating: ".", count: width - filled) + "]"
-            + " \(done) of \(total == 1 ? "1 exercise" : "\(total) exercises") done"
+            + " " + Text.progress(done: done, of: total)
     }
 
     static func status(_ status: Workspace.Status) -> String {
         switch status {
-        case .done: green("done")
-        case .failing: red("failing")
-        case .notStarted: dim("not started")
+        case .done: green(Text.status(status))
+        case .failing: red(Text.status(status))
+        case .notStarted: dim(Text.status(status))
         }
     }
 

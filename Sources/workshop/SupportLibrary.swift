@@ -15,7 +15,7 @@ enum SupportLibrary {
         if ProcessInfo.processInfo.environment[builtVariable] == "1" || isCurrent(toolchain) { return nil }
         var arguments = ["build", "--product", "ExerciseSupport", "-c", toolchain.configuration]
         if toolchain.threadSanitizer { arguments.append("--sanitize=thread") }
-        Style.line(Style.dim("Building the checks' library first: swift \(arguments.joined(separator: " "))"))
+        Style.warnLine(Style.dim("\(Text.buildingLibrary) swift \(arguments.joined(separator: " "))"))
         let build: Subprocess.Outcome
         do {
             build = try Subprocess.run(

@@ -23,6 +23,8 @@ struct Verify: ParsableCommand {
     @Flag(help: "Do not build the checks' library first.")
     var noBuild = false
 
+    @OptionGroup var language: LanguageOption
+
     struct Row {
         var id: String
         var learner: String

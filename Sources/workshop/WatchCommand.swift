@@ -27,6 +27,8 @@ struct Watch: ParsableCommand {
     @Flag(help: "Do not build the checks' library first.")
     var noBuild = false
 
+    @OptionGroup var language: LanguageOption
+
     func validate() throws {
         guard maxSeconds >= 0 else { throw ValidationError("--max-seconds must be 0 or more (got \(maxSeconds))") }
         guard (0.1...10).contains(interval) else {
@@ -37,11 +39,11 @@ struct Watch: ParsableCommand {
     func run() throws {
         let workspace = Workspace.locate()
         let deadline = maxSeconds > 0 ? Date(timeIntervalSinceNow: maxSeconds) : .distantFuture
-        guard var current = exercise ?? workspace.current(progress: .load(workspace.progressFile)) else {
+        guard var current = exercise ?? workspace.current(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }
-        Progress.setCurrent(current.id, in: workspace.progressFile)
+        workspace.setCurrent(current.id)
         var buildLibrary = !noBuild  // once is enough
         func check(_ exercise: Exercise) -> Bool {
             defer { buildLibrary = false }
@@ -61,21 +63,21 @@ struct Watch: ParsableCommand {
             guard now != seen else { continue }
             seen = now
             Style.line()
-            Style.line(Style.dim("Changed: \(current.paths.joined(separator: ", ")). Checking again..."))
+            Style.line(Style.dim("Changed: \(workspace.locations(current).joined(separator: ", ")). Checking again..."))
             guard check(current) else {
                 announce(current)
                 continue
             }
-            guard let next = workspace.next(after: current, progress: .load(workspace.progressFile)) else {
+            guard let next = workspace.next(after: current, progress: workspace.progress()) else {
                 Style.line()
                 Style.line(List.next(nil))
                 return
             }
             current = next
-            Progress.setCurrent(current.id, in: workspace.progressFile)
+            workspace.setCurrent(current.id)
             seen = snapshot(current, workspace)
             Style.line()
-            Style.line(List.next(workspace.state(current, progress: .load(workspace.progressFile))))
+            Style.line(List.next(workspace.state(current, progress: workspace.progress())))
             announce(current)
         }
         Style.line(Style.dim("Stopped after \(maxSeconds) s (--max-seconds)."))

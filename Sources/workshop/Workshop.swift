@@ -10,13 +10,38 @@ struct Workshop: ParsableCommand {
         discussion: """
             Run it from the package root (or anywhere inside it): `swift run workshop`. Your progress \
             is kept in .workshop-progress at the package root (git ignores it). WORKSHOP_ROOT points \
-            the CLI at another copy of the workshop. NO_COLOR turns colour off.
+            the CLI at another copy of the workshop. NO_COLOR turns colour off. \
+            `--lang ja` (or a Japanese locale, LANG=ja_JP.UTF-8) speaks Japanese; `--lang en` English.
             """,
         subcommands: [
-            List.self, Start.self, Check.self, Hint.self, Watch.self, Reset.self, Solution.self, Verify.self,
+            List.self, Start.self, Next.self, Check.self, Hint.self, Watch.self, Reset.self, Solution.self, Verify.self,
         ],
         defaultSubcommand: List.self
     )
+
+    /// `--lang` may come anywhere, before the command's name too (`workshop --lang ja check 03`):
+    /// `Language.current` has read it already, so it is taken out here, after checking its value.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            var value: String?
+            if argument == "--lang" {
+                value = index + 1 < arguments.count ? arguments[index + 1] : ""
+                arguments.removeSubrange(index..<min(index + 2, arguments.count))
+            } else if argument.hasPrefix("--lang=") {
+                value = String(argument.dropFirst("--lang=".count))
+                arguments.remove(at: index)
+            } else {
+                index += 1
+            }
+            if let value, Language(rawValue: value.lowercased()) == nil {
+                exit(withError: ValidationError("--lang takes en or ja (got \"\(value)\")"))
+            }
+        }
+        main(arguments)
+    }
 
     /// A word that is no command's name reaches `list` (the default command), which says so
     /// and names the commands.

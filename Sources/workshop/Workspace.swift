@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 
 /// The learner's copy of the workshop: where it is, its exercises (the learner's files, the
 /// copies as shipped and the references), its lessons, and the learner's progress. Nothing
@@ -29,6 +30,65 @@ struct Workspace {
     func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     var progressFile: URL { root.appendingPathComponent(".workshop-progress") }
+
+    // MARK: - Progress
+
+    /// Says once per run that the progress file was unreadable. A lock, because a `static`
+    /// mutable value is shared by every thread (the CLI has one, the compiler cannot know).
+    private static let warned = Locked(false)
+
+    /// The learner's progress. A missing or unreadable file (garbage, empty, cut short) is
+    /// never an error: it is rebuilt from the checks of the files that differ from the copies
+    /// as shipped (hint counts start again), and saved. An unreadable one is kept aside.
+    func progress() -> Progress {
+        switch Progress.read(progressFile) {
+        case .read(let progress): return progress
+        case .missing: return rebuildProgress()
+        case .unreadable:
+            let aside = Progress.setAside(progressFile)
+            let first = Self.warned.withLock { warned in
+                defer { warned = true }
+                return !warned
+            }
+            if first { Style.warnLine(Text.progressUnreadable(progressFile.lastPathComponent, keptAs: aside)) }
+            return rebuildProgress()
+        }
+    }
+
+    /// Loads, changes and saves the progress in one step.
+    func updateProgress(_ change: (inout Progress) -> Void) {
+        var progress = progress()
+        change(&progress)
+        progress.save(progressFile)
+    }
+
+    /// Makes `id` the current exercise.
+    func setCurrent(_ id: String) { updateProgress { $0.current = id } }
+
+    /// Progress as the checks see the files now: every exercise whose files differ from the
+    /// copies as shipped is checked again (an unchanged file was built before, so that is quick).
+    func rebuildProgress() -> Progress {
+        var progress = Progress()
+        let changed = ExerciseCatalog.exercises.filter { exercise in
+            let learner = Self.fingerprint(learnerSources(exercise), of: exercise)
+            return learner != nil && learner != Self.fingerprint(shippedSources(exercise), of: exercise)
+        }
+        guard !changed.isEmpty else { return progress }
+        let toolchain = Toolchain.current
+        if SupportLibrary.ensureBuilt(toolchain) != nil { return progress }  // `check` will say why
+        let runner = ExerciseRunner(toolchain: toolchain)
+        for exercise in changed {
+            let sources = learnerSources(exercise)
+            let report = runner.check(exercise, sources: sources)
+            var record = Progress.Record()
+            record.record(
+                Self.fingerprint(sources, of: exercise), passed: report.passed, failedChecks: report.failed.count)
+            progress.exercises[exercise.id] = record
+            Style.warnLine(Text.rebuilt(exercise.id, passed: report.passed))
+        }
+        progress.save(progressFile)
+        return progress
+    }
 
     // MARK: - The three sets of files of an exercise
 
@@ -87,16 +147,20 @@ struct Workspace {
             let missing = exercise.files.filter { learner[$0] == nil }.joined(separator: ", ")
             return State(
                 exercise: exercise, status: .failing,
-                note: "\(missing) missing: swift run workshop reset \(exercise.id)")
+                note: Text.missing(missing, exercise.id))
         }
         let record = progress.exercises[exercise.id]
         if let record, record.checkedFingerprint == fingerprint {
             return State(exercise: exercise, status: record.passed ? .done : .failing, note: nil)
         }
+        // A version that passed before (back after `git stash pop`, or a reset undone).
+        if let record, record.passedFingerprints.contains(fingerprint) {
+            return State(exercise: exercise, status: .done, note: nil)
+        }
         if fingerprint == Self.fingerprint(shippedSources(exercise), of: exercise) {
             return State(exercise: exercise, status: .notStarted, note: nil)
         }
-        let note = record?.passed == true ? "changed since it passed" : "changed since your last check"
+        let note = record?.passed == true ? Text.changedSincePassed : Text.changedSinceChecked
         return State(exercise: exercise, status: .failing, note: note)
     }
 
@@ -115,6 +179,29 @@ struct Workspace {
         return rotated.first { $0.status != .done && $0.exercise.id != exercise.id }?.exercise
     }
 
+    /// The learner's files as `path:line`, the line of the first `TODO` in each (line 1 when
+    /// none is left), so a terminal makes them clickable and an editor opens them there.
+    func locations(_ exercise: Exercise) -> [String] {
+        let learner = learnerSources(exercise)
+        return exercise.files.map { file in
+            let relative = exercise.directory + "/" + file
+            guard let data = learner[file] else { return relative }
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let line = (lines.firstIndex { $0.contains("TODO") } ?? 0) + 1
+            return "\(relative):\(line)"
+        }
+    }
+
+    /// "Exercises/03-icons-off-main/README.md", or its Japanese README.ja.md when speaking Japanese.
+    func readme(_ exercise: Exercise) -> String { document(exercise, "README") }
+
+    /// `name`.md, or `name`.ja.md in Japanese when there is one.
+    func document(_ exercise: Exercise, _ name: String) -> String {
+        let japanese = "\(exercise.directory)/\(name).ja.md"
+        if Language.current == .ja, FileManager.default.fileExists(atPath: path(japanese)) { return japanese }
+        return "\(exercise.directory)/\(name).md"
+    }
+
     // MARK: - Lessons
 
     struct Lesson {
@@ -128,7 +215,12 @@ struct Workspace {
         let folder = root.appendingPathComponent("Lessons")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".md") && $0.prefix(2).allSatisfy(\.isNumber) }.sorted().map { name in
-            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            // In Japanese, the heading of Lessons/ja/<same name> when that text is there.
+            let japanese = folder.appendingPathComponent("ja/" + name)
+            let file =
+                Language.current == .ja && FileManager.default.fileExists(atPath: japanese.path)
+                ? japanese : folder.appendingPathComponent(name)
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             let heading = text.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
             return Lesson(number: String(name.prefix(2)), file: "Lessons/" + name, title: heading ?? name)
         }
@@ -136,9 +228,9 @@ struct Workspace {
 
     // MARK: - Hints
 
-    /// The numbered hints of hints.md: each starts with "N. " at the start of a line.
+    /// The numbered hints of hints.md (hints.ja.md in Japanese): each starts with "N. " at the start of a line.
     func hints(for exercise: Exercise) -> [String] {
-        guard let text = try? String(contentsOfFile: path(exercise.directory + "/hints.md"), encoding: .utf8) else {
+        guard let text = try? String(contentsOfFile: path(document(exercise, "hints")), encoding: .utf8) else {
             return []
         }
         return HintsFile.hints(in: text)

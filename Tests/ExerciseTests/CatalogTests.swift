@@ -8,11 +8,22 @@ struct CatalogTests {
     static let ids = ExerciseCatalog.exercises.map(\.id)
 
     @Test func idsAreFoundAsTyped() {
-        #expect(Self.ids == ["01", "02", "03", "04", "05", "06", "07", "R1"])
+        #expect(Self.ids == ["01", "01a", "02", "03", "03a", "04", "05", "06", "06a", "07", "R1", "R2"])
         #expect(ExerciseCatalog.exercise(id: "3")?.id == "03")
         #expect(ExerciseCatalog.exercise(id: "r1")?.id == "R1")
         #expect(ExerciseCatalog.exercise(id: "09") == nil)
-        #expect(ExerciseCatalog.ids == "01, 02, 03, 04, 05, 06, 07, R1")
+        #expect(ExerciseCatalog.ids == "01, 01a, 02, 03, 03a, 04, 05, 06, 06a, 07, R1, R2")
+    }
+
+    /// A lesson's second exercise: "03a" as typed, in either case, or without its leading zero.
+    @Test func lettersAfterALessonNumberAreFound() {
+        #expect(ExerciseCatalog.exercise(id: "03a")?.id == "03a")
+        #expect(ExerciseCatalog.exercise(id: "03A")?.id == "03a")
+        #expect(ExerciseCatalog.exercise(id: "3a")?.id == "03a")
+        #expect(ExerciseCatalog.exercise(id: "1a")?.id == "01a")
+        #expect(ExerciseCatalog.exercise(id: "r2")?.id == "R2")
+        #expect(ExerciseCatalog.exercise(id: "03b") == nil)
+        #expect(ExerciseCatalog.exercise(id: "003a") == nil)
     }
 
     @Test(arguments: ids) func theFilesAndTheHintsAreThere(id: String) throws {
@@ -22,7 +33,8 @@ struct CatalogTests {
         #expect(hints.enumerated().allSatisfy { $1.hasPrefix("\($0 + 1). ") })
         #expect(try ExerciseFiles.sources(exercise, .shipped).count == exercise.files.count)
         #expect(try ExerciseFiles.sources(exercise, .solution).count == exercise.files.count)
-        #expect(exercise.lesson == nil || exercise.lesson == id)
+        // "03" and "03a" belong to lesson 03.
+        #expect(exercise.lesson == nil || exercise.lesson == String(id.prefix(2)))
     }
 
     @Test(arguments: ids) func theShippedFileHasTheExerciseShape(id: String) throws {

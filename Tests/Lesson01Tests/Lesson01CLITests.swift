@@ -10,27 +10,33 @@ final class Lesson01CLITests: XCTestCase {
         return outcome
     }
 
-    func testJSONIsOneDocumentWithBothVariants() throws {
+    func testJSONIsOneDocumentWithTheThreeVariants() throws {
         let outcome = try lesson01(["--json", "--items", "3", "--latency", "0.02", "--slow-latency", "0.5"])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "01")
         XCTAssertEqual(document.parameters["items"] as? Int, 3)
         XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
-        XCTAssertEqual(document.variantNames, ["no-thread", "threaded"])
+        XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
         let keys = [
             "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
             "maxConcurrentOperationsSeen", "completionOrder", "cancelledItemDelivered", "requestsServed",
         ]
         XCTAssertEqual(document.lacking(keys), [])
         // login, get-user and 3 items (the welcome note is a data: URL, not a request)
-        XCTAssertEqual(document.counts("requestsServed"), [5, 5])
+        XCTAssertEqual(document.counts("requestsServed"), [5, 5, 5])
     }
 
-    func testOneVariant() throws {
-        let outcome = try lesson01(["--json", "--variant", "threaded", "--items", "2", "--latency", "0", "--no-cancel"])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertEqual(outcome.document?.variantNames, ["threaded"])
+    func testOneVariantOrTwo() throws {
+        for (variant, names) in [
+            ("threaded", ["threaded"]), ("async", ["async"]), ("both", ["no-thread", "threaded"]),
+        ] {
+            let outcome = try lesson01([
+                "--json", "--variant", variant, "--items", "2", "--latency", "0", "--no-cancel",
+            ])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertEqual(outcome.document?.variantNames, names, variant)
+        }
     }
 
     func testBadFlagsExit64AndNameTheFlag() throws {
@@ -70,18 +76,19 @@ final class Lesson01CLITests: XCTestCase {
         // Port 9 (discard) on loopback: nothing listens there on a normal machine.
         let outcome = try lesson01(["--server", "http://127.0.0.1:9"])
         XCTAssertEqual(outcome.refusedConnectionProblems, [])
-        XCTAssertTrue(outcome.stderr.contains("no-thread and threaded variants failed"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("no-thread, threaded and async variants failed"), outcome.stderr)
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {
         let outcome = try lesson01(["--fault", "stall", "--timeout", "1"])
         XCTAssertEqual(outcome.status, 1, outcome.stderr)
         XCTAssertTrue(
-            outcome.stderr.contains("no-thread and threaded variants failed: timed out after 1 s waiting for http://"),
+            outcome.stderr.contains(
+                "no-thread, threaded and async variants failed: timed out after 1 s waiting for http://"),
             outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("/api/login"), outcome.stderr)
-        // Two variants, each within 2 x timeout (the login times out; nothing else is sent).
-        XCTAssertLessThan(outcome.seconds, 2 * (2 * 1) + 5, "took \(outcome.seconds) s")
+        // Three variants, each within 2 x timeout (the login times out; nothing else is sent).
+        XCTAssertLessThan(outcome.seconds, 3 * (2 * 1) + 5, "took \(outcome.seconds) s")
     }
 
     func testEveryFaultIsExitOneAndOneLineCause() throws {
@@ -101,6 +108,7 @@ final class Lesson01CLITests: XCTestCase {
             XCTAssertTrue(outcome.stderr.contains(words), "\(fault): \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.contains("/api/login"), "\(fault): \(outcome.stderr)")
             XCTAssertEqual(outcome.document?.failure("threaded")?.contains(words), true, "\(fault)")
+            XCTAssertEqual(outcome.document?.failure("async")?.contains(words), true, "\(fault)")
         }
     }
 }

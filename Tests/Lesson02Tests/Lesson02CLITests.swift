@@ -11,7 +11,9 @@ final class Lesson02CLITests: XCTestCase {
         return outcome
     }
 
-    static let allRuns = ["no-thread", "threaded", "threaded-after-download", "spin-no-source", "spin-past-deadline"]
+    static let allRuns = [
+        "no-thread", "threaded", "async", "threaded-after-download", "spin-no-source", "spin-past-deadline",
+    ]
 
     func testJSONIsOneDocumentWithEveryRun() throws {
         let outcome = try lesson02(["--json", "--items", "30", "--latency", "0.02", "--bandwidth", "20000"])
@@ -25,7 +27,7 @@ final class Lesson02CLITests: XCTestCase {
             "totalSeconds", "firstContentSeconds", "firstItemSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
         ]
         XCTAssertEqual(document.lacking(keys), [])
-        XCTAssertEqual(document.counts("itemsShown"), [30, 30, 30, 30, 30])
+        XCTAssertEqual(document.counts("itemsShown"), [30, 30, 30, 30, 30, 30])
         for name in document.variantNames where name != "no-thread" {
             let metrics = document.metrics(name)
             XCTAssertEqual(metrics["callbacksOffNetworkThread"] as? Int, 0)
@@ -34,12 +36,17 @@ final class Lesson02CLITests: XCTestCase {
         }
     }
 
-    func testOneVariantWithoutTheComparison() throws {
-        let outcome = try lesson02([
-            "--json", "--variant", "threaded", "--no-compare", "--items", "5", "--latency", "0",
-        ])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertEqual(outcome.document?.variantNames, ["threaded"])
+    func testOneTwoOrThreeVariantsWithoutTheComparison() throws {
+        for (variant, names) in [
+            ("threaded", ["threaded"]), ("async", ["async"]), ("both", ["no-thread", "threaded"]),
+            ("all", ["no-thread", "threaded", "async"]),
+        ] {
+            let outcome = try lesson02([
+                "--json", "--variant", variant, "--no-compare", "--items", "5", "--latency", "0",
+            ])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertEqual(outcome.document?.variantNames, names, variant)
+        }
     }
 
     func testBadFlagsExit64AndNameTheFlag() throws {
@@ -67,12 +74,14 @@ final class Lesson02CLITests: XCTestCase {
     }
 
     func testABrokenFeedIsAClearError() throws {
-        let outcome = try lesson02([
-            "--fault", "malformed", "--variant", "threaded", "--no-compare", "--latency", "0", "--bandwidth", "0",
-            "--json",
-        ])
-        XCTAssertEqual(outcome.status, 1)
-        XCTAssertTrue(outcome.stderr.contains("not well-formed XML (line"), outcome.stderr)
+        for variant in ["threaded", "async"] {
+            let outcome = try lesson02([
+                "--fault", "malformed", "--variant", variant, "--no-compare", "--latency", "0", "--bandwidth", "0",
+                "--json",
+            ])
+            XCTAssertEqual(outcome.status, 1, variant)
+            XCTAssertTrue(outcome.stderr.contains("not well-formed XML (line"), "\(variant): \(outcome.stderr)")
+        }
     }
 
     func testAnUnreachableServerIsOneClearErrorNotATable() throws {
@@ -88,7 +97,7 @@ final class Lesson02CLITests: XCTestCase {
         XCTAssertTrue(
             outcome.stderr.contains("variants failed: timed out after 1 s waiting for http://"), outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("/feed.xml"), outcome.stderr)
-        // Five runs, each within 2 x timeout: the fetch gives up, the network thread stops.
+        // Six runs, each within 2 x timeout: the fetch gives up, the network thread (if any) stops.
         XCTAssertLessThan(outcome.seconds, Double(Self.allRuns.count) * (2 * 1) + 5, "took \(outcome.seconds) s")
     }
 
@@ -102,14 +111,17 @@ final class Lesson02CLITests: XCTestCase {
             ("corrupt-gzip", "corrupt gzip"), ("truncated-gzip", "not well-formed XML"),
         ] {
             let outcome = try lesson02([
-                "--fault", fault, "--variant", "both", "--no-compare", "--items", "40", "--json",
+                "--fault", fault, "--no-compare", "--items", "40", "--json",
             ])
             XCTAssertEqual(outcome.status, 1, "\(fault): \(outcome.stderr)")
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(fault): one line:\n\(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.contains(words), "\(fault): \(outcome.stderr)")
-            XCTAssertEqual(outcome.document?.failure("threaded")?.contains(words), true, "\(fault)")
-            // Items shown before the feed broke off are never a whole feed.
-            XCTAssertLessThan(outcome.document?.metrics("threaded")["itemsShown"] as? Int ?? 0, 40, "\(fault)")
+            XCTAssertEqual(outcome.document?.variantNames, ["no-thread", "threaded", "async"], "\(fault)")
+            for name in ["threaded", "async"] {
+                XCTAssertEqual(outcome.document?.failure(name)?.contains(words), true, "\(fault), \(name)")
+                // Items shown before the feed broke off are never a whole feed.
+                XCTAssertLessThan(outcome.document?.metrics(name)["itemsShown"] as? Int ?? 0, 40, "\(fault), \(name)")
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ import LessonTestSupport
 import WorkshopCore
 import XCTest
 
-/// The same feed through both variants, side by side, plus the run-loop thread's own claims.
+/// The same feed through the three variants, side by side, plus the run-loop thread's own claims.
 /// XCTest, because these runs need the real main thread and its run loop (Swift Testing runs
 /// its tests on other threads, where RunLoop.main's timers never fire); every run is bounded
 /// by a timeout. XCTest runs each test on the main thread, so a test may step onto the main
@@ -32,14 +32,62 @@ final class Lesson02PairTests: XCTestCase {
 
     private let threaded = FeedRun.Kind.threaded(.keepAlive, .streaming)
 
-    func testBothVariantsShowTheSameItems() {
+    func testTheThreeVariantsShowTheSameItems() {
         let plain = run(.noThread)
         let streamed = run(threaded)
+        let awaited = run(.async)
         XCTAssertNil(plain.failure)
         XCTAssertNil(streamed.failure)
+        XCTAssertNil(awaited.failure)
         let expected = FeedAPI.items(count: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString)
         XCTAssertEqual(plain.items, expected)
         XCTAssertEqual(streamed.items, expected, "same items, same order")
+        XCTAssertEqual(awaited.items, expected, "same items, same order")
+    }
+
+    /// The async run's worst freeze within 2x the run-loop thread's (or 0.05 s: two near-zero
+    /// numbers), and its total within 1.2x (plus 0.1 s).
+    static func asFreeAndAsFast(_ streamed: VariantRun<FeedDetails>, _ awaited: VariantRun<FeedDetails>) -> Bool {
+        let freeze = max(2 * streamed.screen.maxStallSeconds, 0.05)
+        let total = 1.2 * (streamed.seconds("totalSeconds") ?? 0) + 0.1
+        return awaited.screen.maxStallSeconds <= freeze && (awaited.seconds("totalSeconds") ?? .infinity) <= total
+    }
+
+    func testAsyncKeepsTheMainThreadAsFreeAsTheRunLoopThreadWithoutAThread() throws {
+        let plain = run(.noThread)
+        let (streamed, awaited) = firstPassing(passes: Self.asFreeAndAsFast) { (run(threaded), run(.async)) }
+        XCTAssertLessThanOrEqual(
+            awaited.screen.maxStallSeconds, max(2 * streamed.screen.maxStallSeconds, 0.05),
+            "stall: async \(awaited.screen.maxStallSeconds) s, threaded \(streamed.screen.maxStallSeconds) s")
+        XCTAssertLessThan(awaited.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
+        let awaitedTotal = try XCTUnwrap(awaited.seconds("totalSeconds"))
+        let streamedTotal = try XCTUnwrap(streamed.seconds("totalSeconds"))
+        XCTAssertLessThanOrEqual(awaitedTotal, 1.2 * streamedTotal + 0.1, "total: async vs threaded")
+        // Items go on the Screen as they are parsed, long before the last byte.
+        let firstItem = try XCTUnwrap(awaited.firstItemSeconds)
+        XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(awaited.downloadSeconds)))
+        XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(plain.firstItemSeconds)))
+        XCTAssertGreaterThan(awaited.metric("itemsBeforeDownloadEnded") ?? 0, FeedAPI.defaultItems / 2)
+        // Every event was taken in on the main actor, i.e. on the real main thread.
+        let probe = try XCTUnwrap(awaited.probe)
+        XCTAssertGreaterThan(probe.chunks, 5)
+        XCTAssertEqual(probe.callbacks, probe.chunks + 2)
+        XCTAssertEqual(probe.callbacksOffThread, 0)
+        XCTAssertEqual(
+            probe.bytes, FeedAPI.feed(items: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString).utf8.count)
+    }
+
+    func testAsyncCostsNoMoreCPUWhileWaitingThanTheSleepingLoop() throws {
+        // As for the loops below: a spinning thread's share of CPU depends on the machine's load.
+        let (spinning, awaited) = firstPassing(
+            passes: { spinning, awaited in
+                (awaited.threadStats?.cpuSeconds ?? 1) < 0.05 * (spinning.threadStats?.cpuSeconds ?? 0)
+            }, { (run(.threaded(.noSource, .streaming)), run(.async)) })
+        let spent = try XCTUnwrap(awaited.threadStats).cpuSeconds
+        let spun = try XCTUnwrap(spinning.threadStats).cpuSeconds
+        XCTAssertLessThan(spent, 0.05 * spun, "async \(spent) s of CPU, the spinning loop \(spun) s")
+        // One trip round the `for await` loop per event: the task resumes only when there is work.
+        XCTAssertEqual(try XCTUnwrap(awaited.threadStats).loopIterations, try XCTUnwrap(awaited.probe).callbacks)
     }
 
     func testThreadedShowsTheFirstItemEarlyAndKeepsTheMainThreadFree() throws {
@@ -131,7 +179,7 @@ final class Lesson02PairTests: XCTestCase {
 
     func testAMalformedFeedIsAClearErrorEveryWay() {
         server.setFault(.malformed, forPathPrefix: "/feed.xml")
-        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.keepAlive, .afterDownload)] {
+        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.keepAlive, .afterDownload), .async] {
             let failed = run(kind, items: 40)
             XCTAssertEqual(
                 failed.failure?.contains("not well-formed XML"), true, "\(kind.name): \(failed.failure ?? "no failure")"
@@ -141,7 +189,7 @@ final class Lesson02PairTests: XCTestCase {
 
     func testAStalledServerIsGivenUpWithinTwiceTheTimeoutEveryWay() {
         server.setFault(.stall, forPathPrefix: "/feed.xml")
-        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.noSource, .streaming)] {
+        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.noSource, .streaming), .async] {
             let clock = Stopwatch()
             let failed = run(kind, items: 40, requestTimeout: 1)
             XCTAssertNotNil(failed.failure, kind.name)
@@ -153,11 +201,11 @@ final class Lesson02PairTests: XCTestCase {
     func testHTTPErrorsAndDroppedConnectionsAreReportedNotHung() {
         for (fault, words) in [(Fault.status(500), "HTTP 500"), (.drop, "reset")] {
             server.setFault(fault, forPathPrefix: "/feed.xml")
-            for kind in [FeedRun.Kind.noThread, threaded] {
+            for kind in [FeedRun.Kind.noThread, threaded, .async] {
                 let failed = run(kind, items: 40)
                 XCTAssertEqual(
                     failed.failure?.contains(words), true, "\(kind.name), \(fault): \(failed.failure ?? "no failure")")
-                if kind == threaded {
+                if kind != .noThread {
                     XCTAssertTrue(failed.items.count < 40, "\(fault): a broken feed must not look complete")
                 }
             }
@@ -168,7 +216,7 @@ final class Lesson02PairTests: XCTestCase {
 extension Lesson02PairTests {
     func testAStalledServerEndsInATimeoutNotAHang() {
         server.setFault(.stall, forPathPrefix: "/feed.xml")
-        for kind in [FeedRun.Kind.noThread, threaded] {
+        for kind in [FeedRun.Kind.noThread, threaded, .async] {
             let failed = run(kind, items: 40, requestTimeout: 1)
             XCTAssertEqual(
                 failed.failure?.contains("timed out after 1 s"), true, "\(kind.name): \(failed.failure ?? "no failure")"

@@ -19,15 +19,16 @@ final class LearnersLoopTests: XCTestCase {
             try workspace.solve(exercise)
             let check = try run(["check", exercise.id])
             XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
-            XCTAssertTrue(check.stdout.contains("checks pass. Exercise \(exercise.id) is done!"), check.stdout)
+            XCTAssertTrue(check.stdout.hasSuffix("\nexercise \(exercise.id) passed\n"), check.stdout)
             XCTAssertFalse(check.stdout.contains("FAIL"), check.stdout)
         }
         let list = try run([])
+        let all = ExerciseCatalog.exercises.count
         XCTAssertEqual(list.status, 0, list.stderr)
-        XCTAssertTrue(list.stdout.contains("[########################] 8 of 8 exercises done"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("[########################] \(all) of \(all) exercises done"), list.stdout)
         XCTAssertTrue(list.stdout.contains("Next: nothing left."), list.stdout)
         let rows = list.stdout.split(separator: "\n").filter { $0.hasSuffix("  done") }
-        XCTAssertEqual(rows.count, 8, list.stdout)
+        XCTAssertEqual(rows.count, all, list.stdout)
         let watched = try run(["watch", "--once"])
         XCTAssertEqual(watched.status, 0, watched.stdout)
         XCTAssertEqual(try run(["hint"]).status, 0)
@@ -42,7 +43,7 @@ final class LearnersLoopTests: XCTestCase {
 
         let listed = try run(["list"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
-        XCTAssertTrue(listed.stdout.contains("7 of 8 exercises done"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("\(all - 1) of \(all) exercises done"), listed.stdout)
         XCTAssertTrue(
             listed.stdout.split(separator: "\n").contains {
                 $0.contains(" 03 ") && $0.hasSuffix("failing (changed since it passed)")

@@ -15,13 +15,23 @@ enum WorkshopBinary {
         environment["WORKSHOP_ROOT"] = root.path
         environment["NO_COLOR"] = "1"
         environment["WORKSHOP_SUPPORT_BUILT"] = "1"
+        // English unless a test asks for Japanese, whatever the machine's locale.
+        environment["LC_ALL"] = nil
+        environment["LC_MESSAGES"] = nil
+        environment["LANG"] = "C.UTF-8"
+        environment["EDITOR"] = nil
         return environment
     }
 
-    /// Runs `workshop arguments` with the exercises at `root`.
-    static func run(_ arguments: [String], root: URL, timeout: Double = 300) throws -> Subprocess.Outcome {
-        try Subprocess.run(
-            path, arguments, environment: environment(root: root), currentDirectory: root.path, timeout: timeout)
+    /// Runs `workshop arguments` with the exercises at `root`; `changes` sets (or with nil
+    /// removes) environment variables.
+    static func run(
+        _ arguments: [String], root: URL, changes: [String: String?] = [:], timeout: Double = 300
+    ) throws -> Subprocess.Outcome {
+        var environment = environment(root: root)
+        for (name, value) in changes { environment[name] = value }
+        return try Subprocess.run(
+            path, arguments, environment: environment, currentDirectory: root.path, timeout: timeout)
     }
 }
 
@@ -42,10 +52,11 @@ struct TestWorkspace {
         for exercise in ExerciseCatalog.exercises {
             let folder = root.appendingPathComponent(exercise.directory)
             try files.createDirectory(at: folder, withIntermediateDirectories: true)
-            for document in ["README.md", "hints.md"] {
+            // README.md, hints.md and their Japanese README.ja.md, hints.ja.md.
+            let source = Self.source.appendingPathComponent(exercise.directory)
+            for document in try files.contentsOfDirectory(atPath: source.path) where document.hasSuffix(".md") {
                 try files.copyItem(
-                    at: Self.source.appendingPathComponent(exercise.directory + "/" + document),
-                    to: folder.appendingPathComponent(document))
+                    at: source.appendingPathComponent(document), to: folder.appendingPathComponent(document))
             }
             try install(exercise, from: exercise.shippedDirectory)
         }

@@ -1,0 +1,270 @@
+import Foundation
+import WorkshopCore
+
+/// Exercise 01a's account service: login, then the user and their items, each request a fake
+/// network call that suspends the calling task for `latency` seconds. It logs when each call
+/// starts and how it ends: answered, cancelled (the calling task was cancelled while it
+/// waited) or failed.
+public struct AccountService: Sendable {
+    public enum Failure: Error, Equatable, Sendable {
+        case itemsUnavailable
+    }
+
+    struct Call: Sendable {
+        var name: String
+        var started: Double
+        var ended: Double?
+        var outcome = "in flight"
+    }
+
+    let loginLatency: Double
+    let latency: Double
+    let failItems: Bool
+    /// Every call so far. A lock, not an actor: logging must add no suspension point of its
+    /// own, and the checks read the log from the main thread while calls run elsewhere.
+    let log = Locked<[Call]>([])
+
+    init(loginLatency: Double, latency: Double, failItems: Bool = false) {
+        self.loginLatency = loginLatency
+        self.latency = latency
+        self.failItems = failItems
+    }
+
+    /// A session token.
+    public func login() async throws -> String {
+        try await call("login", loginLatency) { "token-42" }
+    }
+
+    /// The user's name.
+    public func user(token: String) async throws -> String {
+        try await call("user", latency) { "Aiko" }
+    }
+
+    /// The user's items.
+    public func items(token: String) async throws -> [String] {
+        try await call("items", latency) { ["tea", "rice", "fan"] }
+    }
+
+    func call<T>(_ name: String, _ seconds: Double, answer: () -> T) async throws -> T {
+        let index = log.withLock { calls in
+            calls.append(Call(name: name, started: monotonicSeconds()))
+            return calls.count - 1
+        }
+        func end(_ outcome: String) {
+            log.withLock {
+                $0[index].ended = monotonicSeconds()
+                $0[index].outcome = outcome
+            }
+        }
+        do {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        } catch {
+            end("cancelled")
+            throw error
+        }
+        if name == "items" && failItems {
+            end("failed")
+            throw Failure.itemsUnavailable
+        }
+        end("answered")
+        return answer()
+    }
+
+    var calls: [Call] { log.current }
+
+    /// The most calls among `names` in flight at the same moment.
+    func peakInFlight(of names: Set<String>) -> Int {
+        let calls = self.calls.filter { names.contains($0.name) }
+        return calls.map { call in
+            calls.filter { $0.started <= call.started && ($0.ended ?? .infinity) > call.started }.count
+        }.max() ?? 0
+    }
+}
+
+/// Exercise 01a's screen: it belongs to the main actor, and records what it was asked to show.
+@MainActor
+public final class AccountScreen {
+    struct Shown {
+        var user: String
+        var items: [String]
+        var at: Double
+    }
+
+    var shown: [Shown] = []
+
+    public init() {}
+
+    /// Shows the account.
+    public func show(user: String, items: [String]) {
+        shown.append(Shown(user: user, items: items, at: monotonicSeconds()))
+    }
+}
+
+/// The checks of exercise 01a (Exercises/01a-cancel-login): login -> user + items as child
+/// tasks, so that cancelling the caller's task stops every request in flight and shows nothing.
+public enum Exercise01aChecks {
+    public typealias ShowAccount = @MainActor @Sendable (AccountService, AccountScreen) async throws -> Void
+
+    /// The user and items requests of the cancel run: long enough to cancel them mid-flight.
+    public static let latency = 0.6
+    /// How soon after the cancel the call must end, as a share of `latency`.
+    public static let promptShare = 0.5
+
+    struct Run {
+        var service: AccountService
+        var screen: AccountScreen
+        var ended = false
+        var error: (any Error)?
+        var cancelledAt: Double?
+        var endedAt: Double?
+        var callsEnded = false
+    }
+
+    /// Calls `showAccount` in a task on the main actor, optionally cancels that task once the
+    /// user or items request is in flight, and turns the main loop until every call ended.
+    @MainActor
+    static func call(_ showAccount: @escaping ShowAccount, _ service: AccountService, cancel: Bool) -> Run {
+        let screen = AccountScreen()
+        let outcome = MainActorOutcome()
+        let task = Task { @MainActor in
+            do {
+                try await showAccount(service, screen)
+            } catch {
+                outcome.error = error
+            }
+            outcome.endedAt = monotonicSeconds()
+        }
+        var run = Run(service: service, screen: screen)
+        if cancel {
+            // Cancel as soon as the user or the items request has started: work is in flight.
+            let inFlight = MainLoop.run(timeout: 10) {
+                service.calls.contains { $0.name != "login" } || outcome.endedAt != nil
+            }
+            if inFlight && outcome.endedAt == nil {
+                run.cancelledAt = monotonicSeconds()
+                task.cancel()
+            }
+        }
+        run.ended = MainLoop.run(timeout: 20) { outcome.endedAt != nil }
+        // Then until every request has ended, also one that runs on in a task of its own.
+        run.callsEnded = MainLoop.run(timeout: 20) { service.calls.allSatisfy { $0.ended != nil } }
+        task.cancel()
+        run.error = outcome.error
+        run.endedAt = outcome.endedAt
+        return run
+    }
+
+    /// Runs every check against `showAccount`. Call on the main thread: it turns the main run loop.
+    @MainActor
+    public static func run(_ showAccount: @escaping ShowAccount) -> [CheckResult] {
+        let plain = call(showAccount, AccountService(loginLatency: 0.05, latency: 0.1), cancel: false)
+        let failing = call(
+            showAccount, AccountService(loginLatency: 0.05, latency: 0.1, failItems: true), cancel: false)
+        let cancelled = call(showAccount, AccountService(loginLatency: 0.05, latency: latency), cancel: true)
+        return [
+            sideBySide(plain), shownOnce(plain), failureThrown(failing), cancelStops(cancelled),
+            cancelPrompt(cancelled), nothingShownAfterCancel(cancelled), cancellationThrown(cancelled),
+        ]
+    }
+
+    static func describe(_ error: (any Error)?) -> String {
+        guard let error else { return "it returned normally" }
+        return error is CancellationError ? "it threw CancellationError" : "it threw \(error)"
+    }
+
+    static func sideBySide(_ run: Run) -> CheckResult {
+        let peak = run.service.peakInFlight(of: ["user", "items"])
+        return CheckResult(
+            name: "the user and the items are fetched side by side", passed: peak == 2,
+            expected: "after login, the user and the items requests in flight at the same time",
+            got: "at most \(peak) of them in flight at once", hint: 1)
+    }
+
+    @MainActor
+    static func shownOnce(_ run: Run) -> CheckResult {
+        let shown = run.screen.shown.map { "\($0.user): \($0.items.joined(separator: ", "))" }
+        return CheckResult(
+            name: "without a cancel, the account is shown once",
+            passed: run.ended && run.error == nil && shown == ["Aiko: tea, rice, fan"],
+            expected: "show(user: \"Aiko\", items: [\"tea\", \"rice\", \"fan\"]) once, and no error",
+            got: !run.ended
+                ? "showAccount did not return within 20 s"
+                : (shown.isEmpty ? "nothing shown" : "shown: " + shown.joined(separator: " / ")) + "; "
+                    + describe(run.error), hint: 1)
+    }
+
+    @MainActor
+    static func failureThrown(_ run: Run) -> CheckResult {
+        let thrown = run.error as? AccountService.Failure
+        return CheckResult(
+            name: "a failed request is thrown, not shown",
+            passed: run.ended && thrown == .itemsUnavailable && run.screen.shown.isEmpty,
+            expected: "when the items request fails: its error (itemsUnavailable) thrown, nothing shown",
+            got: "\(describe(run.error)), and \(counted(run.screen.shown.count, "account")) shown", hint: 2)
+    }
+
+    static func cancelStops(_ run: Run) -> CheckResult {
+        guard let cancelledAt = run.cancelledAt else { return notCancelled("a cancel stops the requests in flight") }
+        let late = run.service.calls.filter { $0.outcome == "answered" && ($0.ended ?? .infinity) > cancelledAt }
+        return CheckResult(
+            name: "a cancel stops the requests in flight",
+            passed: run.callsEnded && late.isEmpty,
+            expected: "every request still in flight at the cancel ends as cancelled, none is answered after it",
+            got: !run.callsEnded
+                ? "requests still running 20 s after the cancel"
+                : late.isEmpty
+                    ? "none answered after the cancel"
+                    : "answered after the cancel: " + late.map(\.name).joined(separator: ", "), hint: 1)
+    }
+
+    static func cancelPrompt(_ run: Run) -> CheckResult {
+        let name = "a cancel ends the call promptly"
+        guard let cancelledAt = run.cancelledAt else { return notCancelled(name) }
+        let took = (run.endedAt ?? .infinity) - cancelledAt
+        return CheckResult(
+            name: name, passed: took < promptShare * latency,
+            expected: String(
+                format: "showAccount ends within %.0f%% of one request's latency (%.2f s) after the cancel",
+                promptShare * 100, latency),
+            got: run.endedAt == nil ? "it had not ended 20 s after the cancel" : String(format: "it took %.2f s", took),
+            hint: 1)
+    }
+
+    @MainActor
+    static func nothingShownAfterCancel(_ run: Run) -> CheckResult {
+        let name = "nothing is shown after a cancel"
+        guard let cancelledAt = run.cancelledAt else { return notCancelled(name) }
+        let after = run.screen.shown.filter { $0.at >= cancelledAt }
+        return CheckResult(
+            name: name, passed: run.ended && after.isEmpty,
+            expected: "no show(user:items:) call after the task was cancelled",
+            got: after.isEmpty
+                ? "nothing shown"
+                : "shown after the cancel: "
+                    + after.map { "\($0.user): [\($0.items.joined(separator: ", "))]" }
+                    .joined(separator: " / "), hint: 2)
+    }
+
+    static func cancellationThrown(_ run: Run) -> CheckResult {
+        let name = "the cancel reaches the caller as CancellationError"
+        guard run.cancelledAt != nil else { return notCancelled(name) }
+        return CheckResult(
+            name: name, passed: run.ended && run.error is CancellationError,
+            expected: "showAccount throws CancellationError (a cancel is not swallowed)",
+            got: run.ended ? describe(run.error) : "it had not ended 20 s after the cancel", hint: 3)
+    }
+
+    static func notCancelled(_ name: String) -> CheckResult {
+        CheckResult(
+            name: name, passed: false, expected: "a cancel while the user or items request is in flight",
+            got: "showAccount never started the user or items request (or ended first), so nothing was cancelled",
+            hint: 1)
+    }
+}
+
+/// How a main-actor task ended, read by the main loop (both on the main actor, so no lock).
+@MainActor
+final class MainActorOutcome {
+    var error: (any Error)?
+    var endedAt: Double?
+}

@@ -1,0 +1,153 @@
+import Foundation
+import WorkshopCore
+
+/// Where exercise 03a's icons come from: a fake network whose requests each take their own
+/// time (so they finish out of order) and which counts how many are in flight at once.
+/// `icon(named:)` suspends the calling task; it holds no thread while it waits.
+public struct IconSource: Sendable {
+    /// The name whose fetch fails, as a broken image URL would.
+    public static let brokenName = "ghost"
+
+    let latency: Double
+    /// In flight now and at the busiest moment. A lock, not an actor, so counting adds no
+    /// suspension point of its own to the fetch it counts.
+    let inFlight = Locked((now: 0, peak: 0))
+
+    public init(latency: Double) { self.latency = latency }
+
+    /// The icon's bytes: its name's, so a row shows whose icon it got. Throws for `brokenName`.
+    public func icon(named name: String) async throws -> [UInt8] {
+        inFlight.withLock { counts in
+            counts.now += 1
+            counts.peak = max(counts.peak, counts.now)
+        }
+        defer { inFlight.withLock { $0.now -= 1 } }
+        // 0.5 to 2 times `latency`, different for each name, so answers come back out of order.
+        let spread = Double(name.unicodeScalars.reduce(0) { $0 + Int($1.value) } % 7) / 4
+        try await Task.sleep(nanoseconds: UInt64(latency * (0.5 + spread) * 1e9))
+        if name == Self.brokenName { throw URLError(.badServerResponse) }
+        return Array("icon of \(name)".utf8)
+    }
+
+    public var peakInFlight: Int { inFlight.current.peak }
+}
+
+/// The rows of exercise 03a's table. It belongs to the main actor, like a UIKit table: the
+/// compiler only lets main-actor code set an icon, and `setIcon` also records whether it really
+/// ran on the main thread.
+@MainActor
+public final class IconRows {
+    public private(set) var icons: [[UInt8]?]
+    /// For each `setIcon` call: was it on the main thread?
+    public private(set) var setOnMainThread: [Bool] = []
+
+    public init(count: Int) { icons = Array(repeating: nil, count: count) }
+
+    public var count: Int { icons.count }
+
+    /// Shows `icon` (nil: the placeholder) on row `row`.
+    public func setIcon(_ icon: [UInt8]?, row: Int) {
+        setOnMainThread.append(Thread.isMainThread)
+        guard icons.indices.contains(row) else { return }
+        icons[row] = icon
+    }
+}
+
+/// The checks of exercise 03a (Exercises/03a-icon-task-group): icons fetched in a task group
+/// of a given width, each set on the main actor on its own row.
+public enum Exercise03aChecks {
+    public typealias LoadIcons = @MainActor @Sendable ([String], Int, IconSource, IconRows) async -> Void
+
+    public static let names = [
+        "aiko", "ben", "chiyo", "daichi", "emi", IconSource.brokenName, "fumio", "gin", "hana", "isamu", "jun", "kei",
+    ]
+    /// Each fetch takes 0.5 to 2 times this: long enough that the first `width` fetches are all
+    /// in flight before the first one ends, even on a busy machine.
+    public static let latency = 0.1
+    /// Two widths, so a loader that ignores `width` cannot pass by luck.
+    public static let widths = [2, 4]
+
+    struct Run {
+        var finished = false
+        var icons: [[UInt8]?] = []
+        var onMain: [Bool] = []
+        var peak = 0
+    }
+
+    /// Runs `loadIcons` on the main actor in a task and turns the main loop until it ends.
+    @MainActor
+    static func load(_ loadIcons: @escaping LoadIcons, width: Int) -> Run {
+        let source = IconSource(latency: latency)
+        let rows = IconRows(count: names.count)
+        let ended = MainActorFlag()
+        let task = Task { @MainActor in
+            await loadIcons(names, width, source, rows)
+            ended.isSet = true
+        }
+        let finished = MainLoop.run(timeout: 20) { ended.isSet }
+        task.cancel()
+        return Run(finished: finished, icons: rows.icons, onMain: rows.setOnMainThread, peak: source.peakInFlight)
+    }
+
+    /// What the serial loader (the file as shipped) shows: each row its own icon, the broken one empty.
+    static var serialIcons: [[UInt8]?] {
+        names.map { $0 == IconSource.brokenName ? nil : Array("icon of \($0)".utf8) }
+    }
+
+    /// Runs every check against `loadIcons`. Call on the main thread: it turns the main run loop.
+    @MainActor
+    public static func run(_ loadIcons: @escaping LoadIcons) -> [CheckResult] {
+        let runs = widths.map { load(loadIcons, width: $0) }
+        let peaks = runs.map(\.peak)
+        let widthsText = widths.map(String.init).joined(separator: ", then ")
+        let allFinished = runs.allSatisfy(\.finished)
+        let wrongRows = runs.map { run in
+            run.icons.indices.filter { names[$0] != IconSource.brokenName && run.icons[$0] != serialIcons[$0] }
+        }
+        let offMain = runs.flatMap(\.onMain).filter { !$0 }.count
+        let setCalls = runs.flatMap(\.onMain).count
+        return [
+            CheckResult(
+                name: "fetches `width` icons at once",
+                passed: zip(peaks, widths).allSatisfy { $0 >= $1 },
+                expected: "with a width of \(widthsText): \(widthsText) fetches in flight at the busiest moment",
+                got: "at most " + peaks.map(String.init).joined(separator: ", then "), hint: 1),
+            CheckResult(
+                name: "never more than `width` fetches at once",
+                passed: zip(peaks, widths).allSatisfy { $0 <= $1 },
+                expected: "with a width of \(widthsText): never more than \(widthsText) fetches in flight",
+                got: "at most " + peaks.map(String.init).joined(separator: ", then "), hint: 2),
+            CheckResult(
+                name: "every icon on its own row",
+                passed: allFinished && wrongRows.allSatisfy(\.isEmpty),
+                expected: "each of the \(names.count) rows shows its own name's icon when loadIcons returns",
+                got: !allFinished
+                    ? "loadIcons did not return within 20 s"
+                    : wrongRows.allSatisfy(\.isEmpty)
+                        ? "all rows right"
+                        : "wrong or missing icon on rows "
+                            + (wrongRows.first { !$0.isEmpty } ?? []).map { String($0 + 1) }.joined(separator: ", "),
+                hint: 3),
+            CheckResult(
+                name: "icons set on the main thread",
+                passed: setCalls > 0 && offMain == 0,
+                expected: "every setIcon call on the main actor, on the main thread",
+                got: setCalls == 0 ? "no icon was set" : "\(offMain) of \(setCalls) calls off the main thread",
+                hint: 3),
+            CheckResult(
+                name: "the same rows as the serial loader",
+                passed: allFinished && runs.allSatisfy { $0.icons == serialIcons },
+                expected: "the rows the loader as shipped shows: the broken icon's row (6) empty, the others set",
+                got: runs.allSatisfy { $0.icons == serialIcons }
+                    ? "the same rows"
+                    : "\(runs.first { $0.icons != serialIcons }?.icons.filter { $0 != nil }.count ?? 0) "
+                        + "icons set, \(serialIcons.filter { $0 != nil }.count) wanted", hint: 4),
+        ]
+    }
+}
+
+/// A flag that main-actor tasks set and the main loop reads (both on the main actor, so no lock).
+@MainActor
+final class MainActorFlag {
+    var isSet = false
+}

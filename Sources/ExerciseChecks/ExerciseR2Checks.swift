@@ -1,0 +1,128 @@
+import Foundation
+import WorkshopCore
+
+/// Exercise R2's avatar service: a fake network call per fetch that suspends the calling task
+/// for `latency` seconds. Each fetch of a name answers a new version of its avatar ("aiko#1",
+/// then "aiko#2"), so two fetches of one name can be told apart, and it counts the fetches.
+public struct AvatarLoader: Sendable {
+    public struct Unavailable: Error, Sendable {}
+
+    let latency: Double
+    /// The name whose first fetch fails.
+    let failingOnce: String?
+    /// Fetches so far, per name. A lock, not an actor: counting must add no suspension point
+    /// of its own (the bug this exercise is about lives at suspension points).
+    let fetches = Locked<[String: Int]>([:])
+
+    init(latency: Double, failingOnce: String? = nil) {
+        self.latency = latency
+        self.failingOnce = failingOnce
+    }
+
+    /// The avatar of `name`, after a network-like wait.
+    public func fetch(_ name: String) async throws -> String {
+        let number = fetches.withLock { counts in
+            counts[name, default: 0] += 1
+            return counts[name] ?? 0
+        }
+        try await Task.sleep(nanoseconds: UInt64(latency * 1e9))
+        if name == failingOnce && number == 1 { throw Unavailable() }
+        return "\(name)#\(number)"
+    }
+
+    var counts: [String: Int] { fetches.current }
+}
+
+/// The checks of exercise R2 (Exercises/R2-actor-reentrancy): a cache actor whose state is
+/// checked before an `await` and written after it.
+public enum ExerciseR2Checks {
+    /// Asks the learner's cache (made once per check) for a name's avatar.
+    public typealias Avatar = @Sendable (String) async throws -> String
+    public typealias MakeCache = @Sendable (AvatarLoader) -> Avatar
+
+    public static let names = ["aiko", "ben", "chiyo"]
+    public static let callersPerName = 4
+    public static let latency = 0.05
+
+    /// Every name asked for by `callersPerName` tasks at once; the answers by name.
+    static func askAtOnce(_ avatar: @escaping Avatar, names: [String]) async -> [String: [String]] {
+        await withTaskGroup(of: (String, String).self) { group in
+            for name in names {
+                for _ in 0..<callersPerName {
+                    group.addTask {
+                        do {
+                            return (name, try await avatar(name))
+                        } catch {
+                            return (name, "error: \(error)")
+                        }
+                    }
+                }
+            }
+            var answers: [String: [String]] = [:]
+            for await (name, answer) in group { answers[name, default: []].append(answer) }
+            return answers
+        }
+    }
+
+    static func describe(_ counts: [String: Int], _ names: [String]) -> String {
+        names.map { "\($0) \(counted(counts[$0] ?? 0, "time"))" }.joined(separator: ", ")
+    }
+
+    /// Runs every check against caches made by `makeCache`.
+    public static func run(_ makeCache: @escaping MakeCache) async -> [CheckResult] {
+        let loader = AvatarLoader(latency: latency)
+        let avatar = makeCache(loader)
+        let answers = await askAtOnce(avatar, names: names)
+        let fetchedAtOnce = loader.counts
+        let callers = callersPerName * names.count
+        // Everyone asking for a name got the same avatar: the one and only fetch's.
+        let split = names.filter { Set(answers[$0] ?? []).count != 1 }
+
+        // Asked again once everything is in: from the cache, no fetch.
+        let again = await askAtOnce(avatar, names: names)
+        let fetchedAgain = loader.counts
+        // Each name's callers get one avatar, the one the cache kept.
+        let keptOne = names.allSatisfy {
+            Set(again[$0] ?? []).count == 1 && !(again[$0]?[0].hasPrefix("error") ?? true)
+        }
+
+        // The first fetch of "ghost" fails: the next caller must fetch again, not get the
+        // failure (or nothing) kept in the cache.
+        let flaky = AvatarLoader(latency: latency, failingOnce: "ghost")
+        let flakyAvatar = makeCache(flaky)
+        _ = try? await flakyAvatar("ghost")
+        var retried: String
+        do {
+            retried = try await flakyAvatar("ghost")
+        } catch {
+            retried = "error: \(error)"
+        }
+        return [
+            CheckResult(
+                name: "each avatar is fetched once, however many ask at once",
+                passed: names.allSatisfy { fetchedAtOnce[$0] == 1 },
+                expected: "\(callers) callers at once, \(callersPerName) per name: each name fetched 1 time",
+                got: describe(fetchedAtOnce, names), hint: 2),
+            CheckResult(
+                name: "everyone asking for a name gets the same avatar",
+                passed: split.isEmpty,
+                expected: "the \(callersPerName) callers of a name all get one avatar (aiko#1 for aiko)",
+                got: split.isEmpty
+                    ? "one avatar per name"
+                    : split.map { "\($0): \(Set(answers[$0] ?? []).sorted().joined(separator: ", "))" }
+                        .joined(separator: "; "), hint: 1),
+            CheckResult(
+                name: "a cached avatar costs no fetch",
+                passed: fetchedAgain == fetchedAtOnce && keptOne,
+                expected: "asked again once all are in: each name's kept avatar, and no more fetches",
+                got: fetchedAgain != fetchedAtOnce
+                    ? "fetched again: " + describe(fetchedAgain, names)
+                    : (keptOne ? "no more fetches" : "not one avatar per name: \(again)"), hint: 3),
+            CheckResult(
+                name: "a failed fetch is not kept: the next ask fetches again",
+                passed: retried == "ghost#2",
+                expected: "after the first fetch of ghost failed, the next ask fetches again and gets ghost#2",
+                got: "it got \(retried)", hint: 4),
+        ]
+    }
+}

@@ -1,0 +1,276 @@
+import ArgumentParser
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+
+/// The language `workshop` speaks: English, or Japanese for the Japanese developers the
+/// articles were written for.
+enum Language: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case en
+    case ja
+
+    /// Decided once per run, before any command prints: `--lang` wins, then the locale.
+    /// A `let`, so every thread reads the same value and nothing needs a lock.
+    static let current = detect(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+
+    /// `--lang en|ja` when given; else the locale (LC_ALL, then LC_MESSAGES, then LANG: the
+    /// first one set decides, as POSIX programs do) when it starts with "ja"; else English.
+    static func detect(arguments: [String], environment: [String: String]) -> Language {
+        var asked: String?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { break }
+            if argument == "--lang", index + 1 < arguments.count { asked = arguments[index + 1] }
+            if argument.hasPrefix("--lang=") { asked = String(argument.dropFirst("--lang=".count)) }
+        }
+        if let asked, let language = Language(rawValue: asked.lowercased()) { return language }
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[name], !value.isEmpty {
+                return value.lowercased().hasPrefix("ja") ? .ja : .en
+            }
+        }
+        return .en
+    }
+}
+
+/// `--lang`, accepted by every command (the value itself is read by `Language.current`; the
+/// parser checks it and shows it in `--help`).
+struct LanguageOption: ParsableArguments {
+    @Option(
+        name: .customLong("lang"),
+        help: ArgumentHelp(
+            "Speak English or Japanese (default: Japanese when LANG, LC_ALL or LC_MESSAGES starts with ja).",
+            valueName: "en|ja"))
+    var language: Language?
+}
+
+/// Every sentence `workshop` says that differs between English and Japanese, in one table:
+/// each entry gives both. Commands, paths, check names and the compiler's messages stay as
+/// they are (they are what the learner types or searches for).
+enum Text {
+    static func pick(_ english: String, _ japanese: String) -> String {
+        Language.current == .ja ? japanese : english
+    }
+
+    // MARK: Exercises and their states
+
+    /// The exercise's title; the catalog's titles are English.
+    static func title(_ exercise: Exercise) -> String {
+        guard Language.current == .ja else { return exercise.title }
+        let japanese = [
+            "01": "パース処理をオペレーションに", "02": "眠るランループスレッド",
+            "03": "アイコン取得をメインスレッド外で", "04": "gzip を自分で扱う", "05": "商品を一度だけ先読みする",
+            "06": "フラグをアップサート、バッチで", "07": "日本語の禁則処理", "R1": "リクエストカウンタのデータ競合",
+        ]
+        return japanese[exercise.id] ?? exercise.title
+    }
+
+    static func exercise(_ exercise: Exercise) -> String {
+        pick("Exercise \(exercise.id): \(title(exercise))", "演習 \(exercise.id): \(title(exercise))")
+    }
+
+    static func status(_ status: Workspace.Status) -> String {
+        switch status {
+        case .done: pick("done", "完了")
+        case .failing: pick("failing", "失敗中")
+        case .notStarted: pick("not started", "未着手")
+        }
+    }
+
+    static func progress(done: Int, of total: Int) -> String {
+        pick(
+            "\(done) of \(total == 1 ? "1 exercise" : "\(total) exercises") done", "全 \(total) 演習中 \(done) 件完了")
+    }
+
+    static let changedSincePassed = pick("changed since it passed", "合格後に変更あり")
+    static let changedSinceChecked = pick("changed since your last check", "前回のチェック後に変更あり")
+    static func missing(_ files: String, _ id: String) -> String {
+        pick("\(files) missing: swift run workshop reset \(id)", "\(files) がありません: swift run workshop reset \(id)")
+    }
+
+    // MARK: list
+
+    static let listHeader = (
+        id: "id", lesson: pick("lesson", "レッスン"), exercise: pick("exercise", "演習"),
+        status: pick("status", "状態")
+    )
+    static let noExercise = pick("(no exercise)", "（演習なし）")
+    static let noLesson = pick("(no lesson: belongs to all of them)", "（全レッスン共通）")
+    static let currentMarker = pick(
+        "> is the current exercise: `swift run workshop check` checks it.",
+        "> が今の演習です: `swift run workshop check` でチェックできます。")
+    static let nothingLeft = pick(
+        "Next: nothing left. Every exercise passes its checks. Well done! (Try `swift test --sanitize=thread`.)",
+        "次: 残りはありません。すべての演習がチェックに合格しました。お疲れさまでした！"
+            + "（`swift test --sanitize=thread` もどうぞ）")
+    static func nextNotStarted(_ exercise: Exercise, readme: String, files: String) -> String {
+        pick(
+            "Next: exercise \(exercise.id), \(title(exercise)). Read \(readme), edit \(files), "
+                + "then `swift run workshop check \(exercise.id)` (or `swift run workshop watch \(exercise.id)`).",
+            "次: 演習 \(exercise.id)「\(title(exercise))」。\(readme) を読んで \(files) を編集し、"
+                + "`swift run workshop check \(exercise.id)`（または `swift run workshop watch \(exercise.id)`）"
+                + "で確かめましょう。")
+    }
+    static func nextFailing(_ exercise: Exercise, files: String) -> String {
+        pick(
+            "Next: keep going with exercise \(exercise.id) (\(files)): `swift run workshop check \(exercise.id)`; "
+                + "stuck? `swift run workshop hint \(exercise.id)`.",
+            "次: 演習 \(exercise.id) の続き（\(files)）: `swift run workshop check \(exercise.id)`。"
+                + "詰まったら `swift run workshop hint \(exercise.id)`。")
+    }
+    static func nextAfterDone(_ done: Exercise, _ following: Exercise) -> String {
+        pick(
+            "Exercise \(done.id) is done. Next: exercise \(following.id), \(title(following)): "
+                + "`swift run workshop next` (or `swift run workshop start \(following.id)`).",
+            "演習 \(done.id) は完了です。次は演習 \(following.id)「\(title(following))」: "
+                + "`swift run workshop next`（または `swift run workshop start \(following.id)`）。")
+    }
+
+    // MARK: start and next
+
+    static func startRead(_ readme: String, _ files: String) -> String {
+        pick("Read \(readme), change \(files),", "\(readme) を読んで、\(files) を書き換え、")
+    }
+    static let startThen = pick(
+        "then `swift run workshop check` (or `swift run workshop watch`). Stuck? `swift run workshop hint`.",
+        "`swift run workshop check`（または `swift run workshop watch`）で確かめましょう。"
+            + "詰まったら `swift run workshop hint`。")
+    static func nowCurrent(_ exercise: Exercise) -> String {
+        pick("Exercise \(exercise.id) is now the current exercise.", "演習 \(exercise.id) を今の演習にしました。")
+    }
+
+    // MARK: check
+
+    static let wanted = pick("wanted:", "期待:")
+    static let got = pick("got:", "結果:")
+    static func hintHelps(_ hint: Int, _ id: String) -> String {
+        pick(
+            "hint \(hint) helps here: swift run workshop hint \(id)",
+            "ヒント \(hint) が役に立ちます: swift run workshop hint \(id)")
+    }
+    static func timings(compiled: Double?, ran: Double?) -> String {
+        let compile =
+            compiled.map { pick(String(format: "compiled in %.1f s", $0), String(format: "コンパイル %.1f 秒", $0)) }
+            ?? pick("built before, not compiled again", "前回のビルドを再利用")
+        guard let ran else { return "(\(compile))" }
+        return pick(
+            String(format: "(\(compile); the checks ran in %.1f s)", ran),
+            String(format: "（\(compile)、チェック実行 %.1f 秒）", ran))
+    }
+    static func allPass(_ count: Int) -> String {
+        pick("All \(count) checks pass.", "\(count) 件のチェックすべてに合格しました。")
+    }
+    static let readTheFirstFail = pick(
+        "Read the first FAIL above, change your file, check again.",
+        "上の最初の FAIL を読んで、ファイルを直し、もう一度チェックしましょう。")
+    /// The unmistakable last line of a check.
+    static func verdict(_ id: String, failed: Int, of total: Int) -> String {
+        if failed == 0 { return pick("exercise \(id) passed", "演習 \(id) 合格") }
+        return pick(
+            "exercise \(id): \(failed) of \(total) checks \(failed == 1 ? "fails" : "fail")",
+            "演習 \(id): \(total) 件中 \(failed) 件のチェックが失敗")
+    }
+    static let buildingLibrary = pick("Building the checks' library first:", "まずチェック用ライブラリをビルドします:")
+
+    // MARK: hint
+
+    static func hintsHeader(_ exercise: Exercise, shown: Int, of total: Int) -> String {
+        pick(
+            "Hints for exercise \(exercise.id): \(title(exercise))",
+            "演習 \(exercise.id) のヒント: \(title(exercise))")
+            + "  " + pick("(\(shown) of \(total))", "(\(total) 件中 \(shown) 件)")
+    }
+    static func askAgain(_ next: Int, _ id: String) -> String {
+        pick(
+            "Ask again for hint \(next): swift run workshop hint \(id)",
+            "ヒント \(next) はもう一度: swift run workshop hint \(id)")
+    }
+    static func lastHint(_ readme: String) -> String {
+        pick(
+            "That was the last hint. \(readme) says what each check wants.",
+            "これが最後のヒントです。各チェックが何を求めているかは \(readme) にあります。")
+    }
+    static func noHints(_ file: String) -> String {
+        pick("no numbered hints in \(file)", "\(file) に番号付きのヒントがありません")
+    }
+
+    // MARK: reset
+
+    static func resetQuestion(_ names: String) -> String {
+        pick(
+            "Reset \(names) to the shipped version? Your version is kept as a backup. [y/N] ",
+            "\(names) を配布時の状態に戻しますか？ 今のファイルはバックアップに残します。 [y/N] ")
+    }
+    static let nothingChanged = pick("Nothing changed.", "何も変更していません。")
+    static func alreadyShipped(_ names: String) -> String {
+        pick("\(names) already as shipped. Nothing to do.", "\(names) はすでに配布時のままです。何もしません。")
+    }
+    static func restored(_ names: String) -> String {
+        pick("Restored \(names) as shipped.", "\(names) を配布時の状態に戻しました。")
+    }
+    static func yourVersion(_ backup: String) -> String { pick("Your version: \(backup)", "あなたの版: \(backup)") }
+    static func resetNeedsYes(_ command: String) -> String {
+        pick(
+            "reset needs a yes and there is no terminal to ask: run `\(command) --yes`",
+            "reset には確認が必要ですが、尋ねる端末がありません: `\(command) --yes` を実行してください")
+    }
+    static func isYes(_ answer: String) -> Bool { ["y", "yes", "はい"].contains(answer) }
+
+    // MARK: solution
+
+    static func solutionHidden(_ exercise: Exercise, failed: Int, of total: Int) -> String {
+        pick(
+            "Exercise \(exercise.id) does not pass its checks yet (\(failed) of \(total) fail), "
+                + "so its reference solution stays hidden. Get there first:",
+            "演習 \(exercise.id) はまだチェックに合格していません（\(total) 件中 \(failed) 件が失敗）。"
+                + "模範解答は合格してから表示します。まずはここから:")
+    }
+    static func solutionWay(_ id: String) -> [String] {
+        [
+            pick(
+                "  swift run workshop hint \(id)     one more hint each time you ask",
+                "  swift run workshop hint \(id)     聞くたびにヒントを 1 つずつ表示"),
+            pick(
+                "  swift run workshop check \(id)    what each check wants, and what it got",
+                "  swift run workshop check \(id)    各チェックが求めるものと実際の結果"),
+        ]
+    }
+    static func solutionHeader(_ exercise: Exercise) -> String {
+        pick(
+            "Exercise \(exercise.id): \(title(exercise)), the reference solution",
+            "演習 \(exercise.id): \(title(exercise)) の模範解答")
+    }
+    static let oneWay = pick(
+        "One way to pass every check; yours passes too, and may well differ.",
+        "すべてのチェックに合格する一つの書き方です。あなたの解答も合格しています。違っていて構いません。")
+    static let yoursAgainstReference = pick(
+        "Your file against the reference (- yours, + reference):", "あなたのファイルと模範解答の差分（- あなた、+ 模範解答）:")
+    static let sameAsReference = pick(
+        "Your file is the reference, byte for byte.", "あなたのファイルは模範解答と完全に同じです。")
+
+    // MARK: editor
+
+    static let noEditor = pick(
+        "no editor to open: set EDITOR (e.g. `export EDITOR=vim`) or pass --edit-cmd \"code -g\"",
+        "開くエディタがありません: EDITOR を設定する（例 `export EDITOR=vim`）か --edit-cmd \"code -g\" を付けてください")
+    static func editorFailed(_ command: String, _ end: String) -> String {
+        pick("the editor `\(command)` did not run: \(end)", "エディタ `\(command)` を起動できませんでした: \(end)")
+    }
+    static func opening(_ location: String, _ command: String) -> String {
+        pick("Opening \(location) with \(command)...", "\(location) を \(command) で開きます...")
+    }
+
+    // MARK: progress
+
+    static func progressUnreadable(_ name: String, keptAs aside: String?) -> String {
+        pick(
+            "workshop: \(name) could not be read" + (aside.map { " (the old one is kept as \($0))" } ?? "")
+                + "; rebuilding it from the checks of your files.",
+            "workshop: \(name) を読めませんでした" + (aside.map { "（元のファイルは \($0) に残しました）" } ?? "")
+                + "。あなたのファイルのチェックから作り直します。")
+    }
+    static func rebuilt(_ id: String, passed: Bool) -> String {
+        pick(
+            "workshop: exercise \(id) checked again: \(passed ? "passes" : "fails")",
+            "workshop: 演習 \(id) を再チェック: \(passed ? "合格" : "失敗")")
+    }
+}

@@ -1,0 +1,213 @@
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+import XCTest
+
+/// The learner's commands beyond check and hint, on the built binary and a throwaway
+/// workspace of the files as shipped: solution (only once passed), --edit, reset --all, next,
+/// list --json, and the verdict line that ends every check.
+final class LearnerCommandsTests: XCTestCase {
+    var workspace: TestWorkspace!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+        workspace = try TestWorkspace()
+    }
+
+    override func tearDown() {
+        workspace?.remove()
+    }
+
+    func run(_ arguments: [String], _ changes: [String: String?] = [:]) throws -> Subprocess.Outcome {
+        try WorkshopBinary.run(arguments, root: workspace.root, changes: changes)
+    }
+
+    func lastLine(_ output: String) -> String {
+        output.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    /// The line of the first TODO in the file as shipped, counted from 1.
+    func firstTodoLine(_ exercise: Exercise) -> Int {
+        let lines = workspace.text(exercise.paths[0]).split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.firstIndex { $0.contains("TODO") } ?? -1) + 1
+    }
+
+    func testSolutionStaysHiddenUntilTheExercisePassesThenShowsTheReferenceAndTheDiff() throws {
+        let exercise = ExerciseCatalog.named("07")
+        let reference = workspace.text(exercise.solutionDirectory + "/" + exercise.files[0])
+        // A line only the reference has: the answer must not leak before the exercise passes.
+        let shipped = Set(workspace.text(exercise.paths[0]).split(separator: "\n"))
+        let secret = try XCTUnwrap(
+            reference.split(separator: "\n").first { !shipped.contains($0) && $0.count > 20 }.map(String.init))
+
+        let hidden = try run(["solution", "07"])
+        XCTAssertEqual(hidden.status, 0, hidden.stderr)
+        XCTAssertTrue(hidden.stdout.contains("does not pass its checks yet (2 of 6 fail)"), hidden.stdout)
+        XCTAssertTrue(hidden.stdout.contains("swift run workshop hint 07"), hidden.stdout)
+        XCTAssertFalse(hidden.stdout.contains(secret), "no spoiler before passing: \(hidden.stdout)")
+
+        // Solved another way than byte for byte: a comment of the learner's more.
+        try workspace.write(exercise.paths[0], Data(("// my own note\n" + reference).utf8))
+        let shown = try run(["solution", "07"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("the reference solution"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains(secret), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("--- \(exercise.paths[0])"), shown.stdout)
+        XCTAssertTrue(
+            shown.stdout.contains("\n-// my own note"), "the diff against the learner's file: \(shown.stdout)")
+        XCTAssertTrue(try run(["list"]).stdout.contains("done"), "the check it ran was recorded")
+
+        try workspace.solve(exercise)
+        let same = try run(["solution", "07"])
+        XCTAssertTrue(same.stdout.contains("Your file is the reference, byte for byte."), same.stdout)
+    }
+
+    func testCheckEndsWithOneVerdictLine() throws {
+        let failing = try run(["check", "07"])
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertEqual(lastLine(failing.stdout), "exercise 07: 2 of 6 checks fail")
+        try workspace.solve(ExerciseCatalog.named("07"))
+        let passing = try run(["check", "07"])
+        XCTAssertEqual(passing.status, 0)
+        XCTAssertEqual(lastLine(passing.stdout), "exercise 07 passed")
+    }
+
+    /// A fake editor that writes its arguments to a file.
+    func fakeEditor() throws -> (command: String, log: String) {
+        let log = workspace.path("editor.log")
+        let script = workspace.path("fake-editor.sh")
+        try workspace.write("fake-editor.sh", Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(log)'\n".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        return (script, log)
+    }
+
+    func testEditOpensTheCurrentFileAtItsFirstTodo() throws {
+        let editor = try fakeEditor()
+        let iconLoader = ExerciseCatalog.named("03")
+        let location = "\(iconLoader.paths[0]):\(firstTodoLine(iconLoader))"
+        XCTAssertGreaterThan(firstTodoLine(iconLoader), 1)
+
+        // $EDITOR gets the path.
+        let start = try run(["start", "03", "--edit"], ["EDITOR": editor.command])
+        XCTAssertEqual(start.status, 0, start.stderr)
+        XCTAssertEqual(workspace.text("editor.log"), iconLoader.paths[0] + "\n")
+        XCTAssertTrue(start.stdout.contains(location), "path:line wherever a file is named: \(start.stdout)")
+
+        // --edit-cmd gets path:line; `workshop` with no command opens the current exercise.
+        let list = try run(["--edit-cmd", editor.command + " -g"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(workspace.text("editor.log"), "-g\n\(location)\n")
+        XCTAssertTrue(list.stdout.contains(location), list.stdout)
+
+        // `next --edit` opens the exercise it moves to.
+        let next = try run(["next", "--edit"], ["EDITOR": editor.command])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(workspace.text("editor.log"), ExerciseCatalog.named("04").paths[0] + "\n")
+
+        // No editor, or one that does not run: a clear error, exit 1.
+        let none = try run(["start", "03", "--edit"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("set EDITOR") && none.stderr.contains("--edit-cmd"), none.stderr)
+        let missing = try run(["--edit-cmd", "no-such-editor-anywhere"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no-such-editor-anywhere` did not run"), missing.stderr)
+    }
+
+    func testResetAllRestoresEveryChangedFileAndBacksEachUp() throws {
+        let changed = ["03", "R1"].map(ExerciseCatalog.named)
+        var learners: [String: Data] = [:]
+        for exercise in changed {
+            let mine = Data("// my attempt at \(exercise.id)\n".utf8) + workspace.contents(exercise.paths[0])!
+            try workspace.write(exercise.paths[0], mine)
+            learners[exercise.id] = mine
+        }
+        let gone = ExerciseCatalog.named("05")
+        try FileManager.default.removeItem(atPath: workspace.path(gone.paths[0]))
+
+        XCTAssertEqual(try run(["reset", "03", "--all"]).status, 64, "one exercise or --all")
+        let refused = try run(["reset", "--all"])
+        XCTAssertEqual(refused.status, 1, "no terminal to ask, no --yes")
+        XCTAssertTrue(refused.stderr.contains("workshop reset --all --yes"), refused.stderr)
+        XCTAssertEqual(workspace.contents(changed[0].paths[0]), learners["03"])
+
+        let reset = try run(["reset", "--all", "--yes"])
+        XCTAssertEqual(reset.status, 0, reset.stdout + reset.stderr)
+        for exercise in ExerciseCatalog.exercises {
+            XCTAssertEqual(
+                workspace.contents(exercise.paths[0]),
+                workspace.contents(exercise.shippedDirectory + "/" + exercise.files[0]), exercise.id)
+        }
+        let backups = try FileManager.default.subpathsOfDirectory(atPath: workspace.path(".workshop-backups"))
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        XCTAssertEqual(backups.count, 2, "\(backups)")
+        XCTAssertEqual(
+            backups.map { workspace.contents(".workshop-backups/" + $0) }, [learners["03"], learners["R1"]])
+        for backup in backups { XCTAssertTrue(reset.stdout.contains(backup), reset.stdout) }
+        XCTAssertTrue(try run(["list"]).stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"))
+        XCTAssertTrue(try run(["reset", "--all", "--yes"]).stdout.contains("Nothing to do."))
+    }
+
+    /// On a terminal (faked with util-linux `script`), `reset --all` asks once, in the
+    /// learner's language; no answer (end of input) changes nothing.
+    func testResetAllAsksOnATerminalAndNoAnswerChangesNothing() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no util-linux script")
+        let file = ExerciseCatalog.named("07").paths[0]
+        let mine = Data("// mine\n".utf8) + workspace.contents(file)!
+        try workspace.write(file, mine)
+        for (language, question) in [
+            ("C.UTF-8", "Reset \(file) to the shipped version? Your version is kept as a backup. [y/N] "),
+            ("ja_JP.UTF-8", "\(file) を配布時の状態に戻しますか？ 今のファイルはバックアップに残します。 [y/N] "),
+        ] {
+            let command =
+                "env -u LC_ALL -u LC_MESSAGES LANG=\(language) NO_COLOR=1 WORKSHOP_ROOT='\(workspace.root.path)' "
+                + "'\(WorkshopBinary.path)' reset --all"
+            let asked = try Subprocess.run("/usr/bin/script", ["-qec", command, "/dev/null"], timeout: 60)
+            XCTAssertEqual(asked.stdout.components(separatedBy: question).count, 2, "asked once: \(asked.stdout)")
+            XCTAssertEqual(workspace.contents(file), mine, "no answer, no change")
+        }
+    }
+
+    func testNextSkipsWhatPassedAndMakesItCurrent() throws {
+        try workspace.solve(ExerciseCatalog.named("07"))
+        XCTAssertEqual(try run(["check", "07"]).status, 0)
+        XCTAssertEqual(try run(["start", "06"]).status, 0)
+        let next = try run(["next"])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertTrue(next.stdout.hasPrefix("Exercise R1: a data race in a request counter"), next.stdout)
+        XCTAssertTrue(try run(["list"]).stdout.contains("\n> R1 "))
+        // After the last one, around to the first not passed.
+        let again = try run(["next"])
+        XCTAssertTrue(again.stdout.hasPrefix("Exercise 01: "), again.stdout)
+    }
+
+    func testListJsonIsOneDocumentForTools() throws {
+        try workspace.solve(ExerciseCatalog.named("07"))
+        XCTAssertEqual(try run(["check", "07"]).status, 0)
+        XCTAssertEqual(try run(["hint", "05"]).status, 0)
+        XCTAssertEqual(try run(["hint", "05"]).status, 0)
+        // The same document whatever the language.
+        for changes in [[:], ["LANG": "ja_JP.UTF-8"]] as [[String: String?]] {
+            let listed = try run(["list", "--json"], changes)
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            let document = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any], listed.stdout)
+            XCTAssertEqual(document["current"] as? String, "05")
+            let exercises = try XCTUnwrap(document["exercises"] as? [[String: Any]])
+            XCTAssertEqual(exercises.compactMap { $0["id"] as? String }, ExerciseCatalog.exercises.map(\.id))
+            for entry in exercises {
+                for key in ["id", "title", "lesson", "files", "passed", "hintsShown", "hintsTotal", "current"] {
+                    XCTAssertNotNil(entry[key], "\(key) in \(entry)")
+                }
+            }
+            let byId = Dictionary(uniqueKeysWithValues: exercises.map { ($0["id"] as! String, $0) })
+            XCTAssertEqual(byId["07"]?["passed"] as? Bool, true)
+            XCTAssertEqual(byId["03"]?["passed"] as? Bool, false)
+            XCTAssertEqual(byId["05"]?["hintsShown"] as? Int, 2)
+            XCTAssertEqual(byId["05"]?["hintsTotal"] as? Int, 4)
+            XCTAssertEqual(byId["05"]?["title"] as? String, "pre-load the products once")
+            XCTAssertEqual(byId["05"]?["files"] as? [String], ["Exercises/05-preload-cache/OrderResolver.swift"])
+            XCTAssertTrue(byId["R1"]?["lesson"] is NSNull, "no lesson: null")
+            XCTAssertEqual(exercises.filter { $0["current"] as? Bool == true }.count, 1)
+        }
+    }
+}
