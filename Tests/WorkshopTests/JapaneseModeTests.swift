@@ -27,10 +27,16 @@ final class JapaneseModeTests: XCTestCase {
     func testAJapaneseLocaleListsInJapanese() throws {
         let list = try run(["list"], japanese)
         XCTAssertEqual(list.status, 0, list.stderr)
-        XCTAssertTrue(list.stdout.contains("全 8 演習中 0 件完了"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("全 \(ExerciseCatalog.exercises.count) 演習中 0 件完了"), list.stdout)
         XCTAssertTrue(list.stdout.contains("未着手"), list.stdout)
         XCTAssertTrue(list.stdout.contains("日本語の禁則処理"), list.stdout)
         XCTAssertFalse(list.stdout.contains("not started"), list.stdout)
+        // Every exercise has its Japanese title, the one its README.ja.md starts with.
+        for exercise in ExerciseCatalog.exercises {
+            let heading = workspace.text(exercise.directory + "/README.ja.md").split(separator: "\n")[0]
+            let title = heading.dropFirst("# 演習 \(exercise.id): ".count)
+            XCTAssertTrue(list.stdout.contains(title.prefix(8)), "\(exercise.id)'s Japanese title: \(list.stdout)")
+        }
         // LC_ALL and LC_MESSAGES ask too; --lang beats the locale, either way.
         XCTAssertTrue(try run(["list"], ["LC_ALL": "ja_JP.UTF-8"]).stdout.contains("未着手"))
         XCTAssertTrue(try run(["list"], ["LC_MESSAGES": "ja_JP.UTF-8"]).stdout.contains("未着手"))
