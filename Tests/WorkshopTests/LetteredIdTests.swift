@@ -39,13 +39,18 @@ final class LetteredIdTests: XCTestCase {
         let watched = try run(["watch", "3a", "--once"])
         XCTAssertEqual(watched.status, 1, watched.stdout + watched.stderr)
 
-        let solution = try run(["solution", "03a"])
-        XCTAssertEqual(solution.status, 0, solution.stderr)
-        XCTAssertTrue(solution.stdout.contains("withTaskGroup"), solution.stdout)
+        // Before it passes, `solution` keeps the reference hidden and says how to get there.
+        let hidden = try run(["solution", "03a"])
+        XCTAssertEqual(hidden.status, 0, hidden.stderr)
+        XCTAssertFalse(hidden.stdout.contains("withTaskGroup"), hidden.stdout)
+        XCTAssertTrue(hidden.stdout.contains("swift run workshop hint 03a"), hidden.stdout)
 
         try workspace.solve(exercise)
         let passing = try run(["check", "03a"])
         XCTAssertEqual(passing.status, 0, passing.stdout + passing.stderr)
+        let solution = try run(["solution", "3A"])
+        XCTAssertEqual(solution.status, 0, solution.stderr)
+        XCTAssertTrue(solution.stdout.contains("withTaskGroup"), solution.stdout)
         let list = try run(["list"])
         XCTAssertTrue(
             list.stdout.split(separator: "\n").contains { $0.hasPrefix("> 03a ") && $0.hasSuffix("done") }, list.stdout)
