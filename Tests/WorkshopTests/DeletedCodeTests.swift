@@ -8,6 +8,15 @@ import XCTest
 /// emptied (a default return), fail `workshop check`, which ends with its verdict line and
 /// never crashes itself. (The stub as shipped fails too: `workshop verify` proves that in CI.)
 final class DeletedCodeTests: XCTestCase {
+    /// Whether this test process was built with `-sanitize=thread` (`swift test --sanitize=thread`).
+    static let underThreadSanitizer: Bool = {
+        #if os(Linux)
+            return dlsym(nil, "__tsan_init") != nil
+        #else
+            return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
+        #endif
+    }()
+
     func test01() throws { try deletedCodeFails("01") }
     func test02() throws { try deletedCodeFails("02") }
     func test03() throws { try deletedCodeFails("03") }
@@ -15,21 +24,29 @@ final class DeletedCodeTests: XCTestCase {
     func test05() throws { try deletedCodeFails("05") }
     func test06() throws { try deletedCodeFails("06") }
     func test07() throws { try deletedCodeFails("07") }
-    func testR1() throws { try deletedCodeFails("R1") }
     func test01a() throws { try deletedCodeFails("01a") }
     func test03a() throws { try deletedCodeFails("03a") }
     func test06a() throws { try deletedCodeFails("06a") }
     func testR2() throws { try deletedCodeFails("R2") }
 
     func testEveryExerciseIsCoveredHere() {
+        // R1 is left out: its stub is the whole, working counter with a data race in it, so
+        // there is no unwritten code to delete (and deleting the counting fails its plain-run
+        // check at once); its check's sanitized compile alone costs 80 s a file cold.
         XCTAssertEqual(
             ExerciseCatalog.exercises.map(\.id).sorted(),
             ["01", "01a", "02", "03", "03a", "04", "05", "06", "06a", "07", "R1", "R2"],
-            "a new exercise needs its test method here")
+            "a new exercise needs its test method here (R1 is left out on purpose, see above)")
     }
 
     func deletedCodeFails(_ id: String) throws {
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+        // What is tested is the learner's file and the CLI's verdict, both in child processes;
+        // this process has no threads of its own to sanitize, and under the sanitizer every
+        // check would be compiled again, sanitized (minutes). The plain run covers it.
+        try XCTSkipIf(
+            Self.underThreadSanitizer,
+            "under --sanitize=thread: the deleted-code checks run in the plain `swift test` only")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }
         let exercise = ExerciseCatalog.named(id)
