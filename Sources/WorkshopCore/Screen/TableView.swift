@@ -55,7 +55,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
             reuseShift = (reuseShift + 1) % count
         }
         firstVisibleRow = max(0, min(firstVisibleRow, count - (visibleRowCount ?? count)))
-        changed("reload: \(count) rows")
+        changed("reload: \(counted(count, "row"))")
         for row in visibleRows { willDisplayRow?(row) }
     }
 
