@@ -33,7 +33,7 @@ public final class FeedController: LessonController {
         let items = items
         trace.measure("show", lane: "main") {
             screen.table.reloadData(count: items.count) { TableRow(text: items[$0].title, detail: items[$0].author) }
-            screen.status = "\(items.count) items"
+            screen.status = counted(items.count, "item")
         }
     }
 
