@@ -22,6 +22,10 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     static let defaultLatency = 0.1
     /// About 50 KB of feed at 25 KB/s: two seconds, long enough to watch items arrive.
     static let defaultBandwidth = 25_000
+    /// 8 s, not the usual 10: by default this lesson makes six runs (three variants and three
+    /// comparison loops), and against a silent server each of them waits the whole timeout;
+    /// six times 8 s keeps such a run under a minute.
+    static let defaultTimeout = 8.0
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson02>
