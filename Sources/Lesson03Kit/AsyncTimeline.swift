@@ -27,12 +27,16 @@ public struct AsyncTimeline: Sendable {
         controller.iconsWanted = { wanted.yield($0) }
         let trace = controller.trace
         controller.startTask {
+            let entries: [TimelineEntry]
             do {
                 // `await` suspends the task; main is free until the timeline is in and decoded.
-                controller.showTimeline(try await Self.timeline(count: rows, client: client, trace: trace))
+                entries = try await Self.timeline(count: rows, client: client, trace: trace)
             } catch {
                 return controller.fail("\(error)")
             }
+            // The answer may have come in just before a cancel: once cancelled, it is no news.
+            guard !Task.isCancelled else { return }
+            controller.showTimeline(entries)
             // Ends when the harness cancels the task at the end of the run.
             for await rows in wantedRows {
                 await loadIcons(rows, client: client, into: controller)

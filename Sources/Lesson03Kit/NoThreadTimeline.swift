@@ -12,10 +12,14 @@ public enum NoThreadTimeline {
     @MainActor
     public static func run(_ controller: TimelineController, client: TimelineClient, rows: Int) {
         // `tableView:cellForRowAtIndexPath:` in the article fetched each icon while drawing its cell.
+        // A cancel tap waits in the queue while main is blocked: it is seen between two
+        // fetches, so the fetch under way finishes, and its answer is dropped, not shown.
         controller.iconsWanted = { wanted in
             for index in wanted {
+                guard !controller.isCancelled else { return }  // before the request
                 let entry = controller.entries[index]
                 let icon = controller.trace.measure("fetch icon \(index + 1)") { try? client.icon(for: entry) }
+                guard !controller.isCancelled else { return }  // before the show
                 controller.showIcon(icon, forRow: index)
             }
         }
@@ -25,6 +29,7 @@ public enum NoThreadTimeline {
         } catch {
             return controller.fail("\(error)")
         }
+        guard !controller.isCancelled else { return }  // before the show
         controller.showTimeline(entries)
     }
 }

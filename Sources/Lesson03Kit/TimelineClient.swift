@@ -12,18 +12,18 @@ public struct TimelineClient: Sendable {
         self.fetcher = fetcher ?? HTTPFetcher(timeout: endpoint.timeoutSeconds)
     }
 
-    /// GET /timeline?count=N, decoded.
-    public func timeline(count: Int) throws(FetchError) -> [TimelineEntry] {
+    /// GET /timeline?count=N, decoded. A cancelled `cancelToken` stops the wait (and the request).
+    public func timeline(count: Int, cancelToken: CancelToken? = nil) throws(FetchError) -> [TimelineEntry] {
         let url = endpoint.url("/timeline?count=\(count)")
-        let data = try fetcher.fetchBlocking(url)
+        let data = try fetcher.fetchBlocking(url, cancelToken: cancelToken)
         do { return try JSONDecoder().decode([TimelineEntry].self, from: data) } catch {
             throw .malformed("not the timeline's JSON (\(error))", url: url.absoluteString)
         }
     }
 
     /// The user's icon, from the URL the timeline gave.
-    public func icon(for entry: TimelineEntry) throws(FetchError) -> [UInt8] {
+    public func icon(for entry: TimelineEntry, cancelToken: CancelToken? = nil) throws(FetchError) -> [UInt8] {
         guard let url = URL(string: entry.user.profileImageURL) else { throw .badURL(entry.user.profileImageURL) }
-        return Array(try fetcher.fetchBlocking(endpoint.withKnobs(url)))
+        return Array(try fetcher.fetchBlocking(endpoint.withKnobs(url), cancelToken: cancelToken))
     }
 }

@@ -121,11 +121,13 @@ public final class TimelineController: LessonController {
     /// Once every icon on the screen has settled, the user makes the next move: on a later
     /// turn of the main loop, so that the settled screen is drawn first.
     private func settleOrScroll() {
-        guard inFlight.isEmpty, movesMade < scrollMoves.count, !moveScheduled, failure == nil else { return }
+        guard inFlight.isEmpty, movesMade < scrollMoves.count, !moveScheduled, failure == nil, !isCancelled else {
+            return
+        }
         moveScheduled = true
         DispatchQueue.main.async { [self] in
             moveScheduled = false
-            guard failure == nil else { return }
+            guard failure == nil, !isCancelled else { return }  // the user who cancelled does not scroll on
             let move = scrollMoves[movesMade]
             movesMade += 1
             trace.measure("scroll") { screen.table.scroll(by: move) }

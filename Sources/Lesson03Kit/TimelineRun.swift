@@ -23,6 +23,8 @@ public enum TimelineRun {
         public var output = ScreenOutput.silent
         /// Upper bound for the whole run; a run that has not finished by then has failed.
         public var timeoutSeconds = 120.0
+        /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
+        public var cancelAfter: Double?
         public init() {}
     }
 
@@ -40,6 +42,7 @@ public enum TimelineRun {
         prepare(controller)
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds,
+            cancelAfter: settings.cancelAfter, endpoint: endpoint,
             details: TimelineDetails(
                 rows: controller.screen.table.rows, iconsPhaseSeconds: controller.iconsPhaseSeconds)
         ) {

@@ -94,6 +94,7 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         settings.scrollMoves = (try? TimelineRun.scrollMoves(scroll)) ?? []
         settings.cache = !noCache
         settings.output = output
+        settings.cancelAfter = common.cancelAfter
         // Every request may take the whole --timeout: the timeline, then at most rows + a
         // screenful per scroll of icons, one after another at worst.
         let requests = rows + 1 + visibleRows * settings.scrollMoves.count

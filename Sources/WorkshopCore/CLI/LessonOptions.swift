@@ -45,9 +45,29 @@ public struct LessonOptions: ParsableArguments, Sendable {
             "Also write one self-contained web page (picture, table, takeaway) into this file.", valueName: "file"))
     public var html: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Tap Cancel this many seconds into each variant's run (0-300), the way its era cancels: Operation cancel, a GCD cancel token, Task.cancel. The report then says what still happened after the cancel.",
+            valueName: "seconds"))
+    public var cancelAfter: Double?
+
+    @Option(
+        name: .customLong("control-seconds"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds to measure the machine before the lesson: the main loop's own lateness with no work (0-5, default 1).",
+            valueName: "seconds", visibility: .hidden))
+    public var controlSeconds: Double = 1
+
     public init() {}
 
     public func validate() throws {
+        if let cancelAfter, !(0...300).contains(cancelAfter) {
+            throw ValidationError("--cancel-after must be between 0 and 300 seconds (got \(cancelAfter.formattedSeconds))")
+        }
+        guard (0...5).contains(controlSeconds) else {
+            throw ValidationError("--control-seconds must be between 0 and 5 (got \(controlSeconds.formattedSeconds))")
+        }
         for (flag, path) in [("--svg", svg), ("--html", html)] {
             guard let path else { continue }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -209,6 +229,9 @@ public struct FixtureEndpoint: Sendable, LessonSetup {
 
     /// Requests served so far, or nil when the server is not ours (and we cannot count).
     public var requestsServed: Int? { server?.stats.requests }
+
+    /// Requests our server received at `monotonic` seconds or later (nil with `--server`).
+    public func requestsReceived(since monotonic: Double) -> Int? { server?.requestsReceived(since: monotonic) }
 
     /// "latency 0.15 s per request, bandwidth 50000 B/s", or what we know of a `--server`.
     public var linkDescription: String {

@@ -58,11 +58,15 @@ extension LessonProgram where Kind == Variant {
 
 extension LessonProgram {
     public func run() throws {
+        // The machine first: how late is the main loop with no work at all?
+        let control =
+            common.controlSeconds > 0
+            ? MainActor.assumeIsolated { MachineControl.measure(seconds: common.controlSeconds) } : nil
         let setup: Setup
         do { setup = try prepare() } catch { throw LessonFailure("could not start: \(error)") }
         defer { setup.tearDown() }
         let human = !common.json
-        if human { say(banner(setup) + "\n") }
+        if human { say(banner(setup) + (control.map { "\n" + $0.bannerLine } ?? "") + "\n") }
 
         var runs: [VariantRun<Details>] = []
         for kind in kinds(for: common.variant.selected) {
@@ -75,18 +79,43 @@ extension LessonProgram {
         }
 
         let failed = runs.filter { $0.failure != nil }
+        var takeaway = ""
+        if failed.isEmpty {
+            takeaway = common.cancelAfter == nil ? self.takeaway(runs) : Self.cancelTakeaway(runs)
+            if let busy = control?.takeawaySentence { takeaway += " " + busy }
+        }
         let report = LessonReport(
-            lesson: Self.number, title: Self.title, parameters: parameters(setup),
+            lesson: Self.number, title: Self.title,
+            parameters: parameters(setup) + (control.map { [("controlMaxLateSeconds", .seconds($0.maxLateSeconds))] } ?? []),
             variants: runs.map { VariantResult(name: $0.name, metrics: $0.metrics, failure: $0.failure) },
-            takeaway: failed.isEmpty ? takeaway(runs) : "")
+            takeaway: takeaway)
         try writePictures(report: report, runs: runs, banner: banner(setup))
         if common.json {
             say(report.json)
         } else if failed.count < runs.count || runs.contains(where: \.gotStarted) {
             // A table only of runs that did something: a server that never answered has no figures.
-            say(report.table + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
+            let busy = control?.isBusy == true ? "\n(a busy machine: see the takeaway)" : ""
+            say(report.table + busy + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
         }
         if !failed.isEmpty { throw LessonFailure(failed: failed.map { ($0.name, $0.failure ?? "") }) }
+    }
+
+    /// The takeaway of a run with `--cancel-after`: when each variant handled the tap, how
+    /// soon its work stopped, and what still happened after it.
+    static func cancelTakeaway(_ runs: [VariantRun<Details>]) -> String {
+        let parts = runs.map { run -> String in
+            guard let at = run.seconds("cancelAtSeconds"), let handled = run.seconds("cancelHandledSeconds") else {
+                return "\(run.name) finished before the cancel"
+            }
+            let when =
+                handled - at < 0.02
+                ? "handled the tap at once" : String(format: "handled the tap %.2f s late (main was busy)", handled - at)
+            let requests = run.count("requestsAfterCancel").map { counted($0, "request") + ", " } ?? ""
+            return "\(run.name) \(when) and stopped "
+                + String(format: "%.2f s after it", run.seconds("stoppedAfterCancelSeconds") ?? 0)
+                + " (after the cancel: \(requests)\(counted(run.count("rowsAfterCancel") ?? 0, "row")))"
+        }
+        return "Cancel: " + listed(parts) + "."
     }
 }
 

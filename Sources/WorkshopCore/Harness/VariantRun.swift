@@ -73,34 +73,140 @@ extension VariantRun {
     /// once), then the main run loop serves the main queue until `controller.isFinished`, or
     /// until `timeout` seconds have passed (then the run failed: "gave up after ...").
     ///
-    /// - Returns: the run with the four common metrics; add the lesson's own to `metrics`.
+    /// With `cancelAfter`, the user taps Cancel that many seconds in: a main-queue event, so a
+    /// busy main thread handles it late (`LessonController.isCancelled`). However the run ends,
+    /// the harness then stops the variant's work and **waits until it has stopped** before
+    /// anything is torn down, serves the main queue once more so that results already queued
+    /// for main land now (or never), and counts what reached the server and the Screen after
+    /// the cancel: `requestsAfterCancel` (our server only) and `rowsAfterCancel`.
+    ///
+    /// - Returns: the run with the common metrics; add the lesson's own to `metrics`.
     @MainActor
     public static func perform(
-        _ name: String, controller: LessonController, timeout: Double, details: @autoclosure () -> Details,
-        start: () -> Void
+        _ name: String, controller: LessonController, timeout: Double, cancelAfter: Double? = nil,
+        endpoint: FixtureEndpoint? = nil, details: @autoclosure () -> Details, start: () -> Void
     ) -> VariantRun {
         let clock = Stopwatch()
         let traceOffset = controller.trace.elapsed
+        controller.cancelAt = cancelAfter
         controller.screen.start()
+        let screenStarted = monotonicSeconds()
+        if let cancelAfter {
+            // The tap is an event on the main queue, like a touch: it waits for a busy main thread.
+            DispatchQueue.main.asyncAfter(deadline: .now() + cancelAfter) {
+                MainActor.assumeIsolated { controller.cancel() }
+            }
+        }
         start()
         let finished = MainLoop.run(timeout: timeout) { controller.isFinished }
         let total = clock.elapsed
-        // An async variant that failed or ran out of time may still have requests in flight.
-        controller.cancelTask()
+        let ending = WorkEnding.wait(for: controller)
         let measured = controller.screen.stop()
+
         var failure = controller.failure
         if !finished && failure == nil {
             failure = "gave up after \(timeout.formattedSeconds) s: \(controller.progress)"
         }
-        let metrics: [(String, Metric)] = [
+        var metrics: [(String, Metric)] = [
             ("totalSeconds", .seconds(total)),
             ("firstContentSeconds", .seconds(measured.firstContentSeconds ?? total)),
             ("mainThreadMaxStallSeconds", .seconds(measured.maxStallSeconds)),
             ("droppedFrames", .count(measured.droppedFrames)),
-        ]
+        ] + measured.appleFigures(runSeconds: total)
+        var notes: [String] = []
+        if !ending.stopped {
+            failure = failure ?? "its work was still running \(WorkEnding.limit.formattedSeconds) s after the run ended"
+        }
+        if let cancelAfter {
+            // Work that did not say it was still running (a block nobody counted, a request
+            // nobody cancelled) shows up now: the main loop keeps turning for a while, and the
+            // server and the Screen keep counting. Evidence, not the variant's word.
+            let window = CancelOutcome.watchSeconds + 2 * (endpoint?.knobs.latencySeconds ?? 0)
+            MainLoop.run(timeout: window) { false }
+            let after = CancelOutcome(
+                cancelAt: cancelAfter, handledAt: controller.cancelHandledAt, stoppedAt: ending.stoppedAt - screenStarted,
+                requests: endpoint?.requestsReceived(since: screenStarted + cancelAfter),
+                rows: controller.screen.rowsChanged(since: cancelAfter))
+            metrics += after.metrics
+            notes.append(after.summary)
+            if failure == nil, let late = after.lateWork { failure = late }
+        }
         return VariantRun(
             name: name, metrics: metrics, failure: failure, trace: controller.trace, screen: measured,
-            details: details(), gotStarted: controller.gotStarted, traceOffset: traceOffset)
+            notes: notes, details: details(), gotStarted: controller.gotStarted, traceOffset: traceOffset)
+    }
+}
+
+/// How a run's work ended: the harness stops it and waits for it, then lets the main queue
+/// deliver what was already queued for it.
+@MainActor
+enum WorkEnding {
+    /// Seconds the harness waits for stopped work to end before it says so.
+    static let limit = 5.0
+
+    /// Stops `controller`'s work and waits (up to `limit`) until nothing of it runs; then serves
+    /// the main queue up to a block queued behind everything already there (the main queue is
+    /// FIFO), so a result queued for main before the end is shown now or never.
+    static func wait(for controller: LessonController) -> (stopped: Bool, stoppedAt: Double) {
+        controller.stopWork()
+        let stopped = MainLoop.run(timeout: limit) { !controller.isWorkRunning }
+        let stoppedAt = monotonicSeconds()
+        let served = Locked(false)
+        DispatchQueue.main.async { served.withLock { $0 = true } }
+        MainLoop.run(timeout: limit) { served.current }
+        return (stopped, stoppedAt)
+    }
+}
+
+/// What happened after the user's Cancel, in the run's figures.
+struct CancelOutcome {
+    /// Seconds the harness keeps watching after the work says it has stopped (plus two
+    /// latencies of the link): long enough for a request or a row nobody stopped to show up.
+    static let watchSeconds = 0.5
+
+    /// When the user tapped Cancel, seconds since the Screen started.
+    var cancelAt: Double
+    /// When the main thread handled it (nil: the run had ended before).
+    var handledAt: Double?
+    /// When the variant's work had stopped, seconds since the Screen started.
+    var stoppedAt: Double
+    /// Requests our server received after the tap (nil: not our server, not counted).
+    var requests: Int?
+    /// Rows shown or changed on the Screen after the tap.
+    var rows: Int
+
+    var metrics: [(String, Metric)] {
+        var metrics: [(String, Metric)] = [("cancelAtSeconds", .seconds(cancelAt))]
+        if let handledAt {
+            metrics.append(("cancelHandledSeconds", .seconds(handledAt)))
+            metrics.append(("stoppedAfterCancelSeconds", .seconds(max(0, stoppedAt - cancelAt))))
+        }
+        if let requests { metrics.append(("requestsAfterCancel", .count(requests))) }
+        metrics.append(("rowsAfterCancel", .count(rows)))
+        return metrics
+    }
+
+    /// "cancelled at 0.30 s, handled at once, stopped 0.01 s later; after the cancel: 0 requests, 0 rows"
+    var summary: String {
+        guard let handledAt else {
+            return "finished before the cancel at \(cancelAt.formattedSeconds) s: nothing to cancel"
+        }
+        let handled =
+            handledAt - cancelAt < 0.02
+            ? "handled at once" : String(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
+        let stopped = String(format: "work stopped %.2f s after the tap", max(0, stoppedAt - cancelAt))
+        let requestsText = requests.map { counted($0, "request") } ?? "requests not counted (not our server)"
+        return "cancelled at \(cancelAt.formattedSeconds) s, \(handled), \(stopped); "
+            + "after the cancel: \(requestsText), \(counted(rows, "row"))"
+    }
+
+    /// The run's failure when something happened after the cancel that a cancel promises not
+    /// to happen: a row shown, or more than one request (one may already have been on its way).
+    var lateWork: String? {
+        var late: [String] = []
+        if let requests, requests > 1 { late.append("\(counted(requests, "request")) reached the server") }
+        if rows > 0 { late.append("\(counted(rows, "row")) changed on the Screen") }
+        return late.isEmpty ? nil : "after the cancel at \(cancelAt.formattedSeconds) s, " + listed(late)
     }
 }
 

@@ -31,10 +31,16 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// Starts the request and returns at once; `completion` runs on a URLSession thread.
-    public func fetch(_ url: URL, completion: @escaping @Sendable (Result<Data, FetchError>) -> Void) {
+    /// With a `cancelToken`, a cancelled token sends nothing (completion gets `.cancelled` at
+    /// once), and cancelling it later cancels the request in flight.
+    public func fetch(
+        _ url: URL, cancelToken: CancelToken? = nil, completion: @escaping @Sendable (Result<Data, FetchError>) -> Void
+    ) {
+        if cancelToken?.isCancelled == true { return completion(.failure(.cancelled(url: url.absoluteString))) }
         let task = session.dataTask(with: url) { [timeout] data, response, error in
             completion(Self.result(url: url, data: data, response: response, error: error, timeout: timeout))
         }
+        cancelToken?.onCancel { task.cancel() }
         task.resume()
     }
 
@@ -50,8 +56,9 @@ public final class HTTPFetcher: Sendable {
 
     /// Waits on this thread until the response is in (or the timeout passes).
     /// On the main thread this freezes the Screen: that is what the no-thread variants show.
-    public func fetchBlocking(_ url: URL) throws(FetchError) -> Data {
-        try waitForCallback(url: url, timeout: timeout) { fetch(url, completion: $0) }
+    /// With a `cancelToken`, a cancel stops the wait at once (see `fetch(_:cancelToken:completion:)`).
+    public func fetchBlocking(_ url: URL, cancelToken: CancelToken? = nil) throws(FetchError) -> Data {
+        try waitForCallback(url: url, timeout: timeout) { fetch(url, cancelToken: cancelToken, completion: $0) }
     }
 
     private static func result(
@@ -104,7 +111,12 @@ extension URLSession {
     /// `cancelAll()` hung the main thread for good). Here the answer comes through the plain
     /// completion handler into a one-value `AsyncStream`, and the stream cancels the request
     /// only when nobody waits for it any more.
+    ///
+    /// A task that is already cancelled sends nothing: cancellation is checked before the
+    /// request is made (a cancel after that may find it on the wire, and cancels it there).
     public func answer(for request: URLRequest) async -> URLAnswer {
+        let cancelled = URLAnswer(data: nil, response: nil, error: CancellationError())
+        if Task.isCancelled { return cancelled }
         let (answers, delivery) = AsyncStream.makeStream(of: URLAnswer.self)
         let task = dataTask(with: request) { data, response, error in
             delivery.yield(URLAnswer(data: data, response: response, error: error))
@@ -115,6 +127,6 @@ extension URLSession {
         }
         task.resume()
         for await answer in answers where !Task.isCancelled { return answer }
-        return URLAnswer(data: nil, response: nil, error: CancellationError())
+        return cancelled
     }
 }

@@ -6,6 +6,8 @@ public enum Metric: Sendable, Equatable {
     case count(Int)
     case bytes(Int)
     case perSecond(Double)
+    /// Milliseconds per second: Apple's hitch rate.
+    case msPerSecond(Double)
     case ratio(Double)
     case text(String)
 
@@ -13,7 +15,7 @@ public enum Metric: Sendable, Equatable {
         switch self {
         case .seconds(let s): jsonNumber(s, places: 4)
         case .count(let n), .bytes(let n): String(n)
-        case .perSecond(let r): jsonNumber(r, places: 1)
+        case .perSecond(let r), .msPerSecond(let r): jsonNumber(r, places: 1)
         case .ratio(let r): jsonNumber(r, places: 3)
         case .text(let t): jsonString(t)
         }
@@ -25,6 +27,7 @@ public enum Metric: Sendable, Equatable {
         case .count(let n): String(n)
         case .bytes(let n): "\(n) B"
         case .perSecond(let r): String(format: "%.0f /s", r)
+        case .msPerSecond(let r): String(format: "%.1f ms/s", r)
         case .ratio(let r): String(format: "%.2fx", r)
         case .text(let t): t
         }

@@ -17,6 +17,24 @@ public struct ScreenMetrics: Sendable, Equatable {
     public var stalls: [Stall] = []
 }
 
+extension ScreenMetrics {
+    /// Apple's words for a freeze (Xcode Organizer, Instruments): a *hang* is a main thread
+    /// unresponsive for 250 ms or more; a *hitch* is a frame shown late, and the hitch rate is
+    /// the milliseconds of lateness per second of the run (under 5 good, 5-10 fair, over 10 poor).
+    public static let hangSeconds = 0.25
+
+    /// Hangs (count and total seconds) and the hitch rate, as `--json` reports them.
+    public func appleFigures(runSeconds: Double, frameSeconds: Double = 0.016) -> [(String, Metric)] {
+        let hangs = stalls.filter { $0.seconds >= Self.hangSeconds }
+        let hitchSeconds = stalls.reduce(0) { $0 + max(0, $1.seconds - frameSeconds) }
+        return [
+            ("hangs", .count(hangs.count)),
+            ("hangSeconds", .seconds(hangs.reduce(0) { $0 + $1.seconds })),
+            ("hitchRateMsPerSecond", .msPerSecond(runSeconds > 0 ? 1000 * hitchSeconds / runSeconds : 0)),
+        ]
+    }
+}
+
 /// One freeze of the main thread, in seconds since the Screen started.
 public struct Stall: Sendable, Equatable {
     public var start: Double
@@ -52,6 +70,8 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
     private var pendingEvents: [String] = []
     private var dirty = true
     private var linesOnTerminal = 0
+    /// When rows changed (seconds since `start()`) and how many: what was shown when.
+    private var rowChanges: [(seconds: Double, rows: Int)] = []
     private let columns: Int
 
     public init(title: String, output: ScreenOutput) {
@@ -59,6 +79,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         self.output = output
         self.columns = max(40, Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 100)
         table.onChange = { [unowned self] what in note(what) }
+        table.onRowsChanged = { [unowned self] rows in rowChanges.append((clock.elapsed, rows)) }
         meter = StallMeter { [unowned self] in drawFrame() }
     }
 
@@ -66,6 +87,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
     public func start() {
         requireMainQueue()
         clock = Stopwatch()
+        rowChanges.removeAll()
         meter.start()
     }
 
@@ -152,6 +174,13 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         }
         if !status.isEmpty { lines.append(ANSI.dim(status, color)) }
         return lines
+    }
+
+    /// Rows shown or changed at `seconds` (since `start()`) or later: what reached the user
+    /// after a cancel.
+    public func rowsChanged(since seconds: Double) -> Int {
+        requireMainQueue()
+        return rowChanges.filter { $0.seconds >= seconds }.reduce(0) { $0 + $1.rows }
     }
 
     /// Seconds since `start()`.

@@ -39,6 +39,8 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
     private var cells: [TableCell] = []
     private var reuseShift = 0
     var onChange: ((String) -> Void)?
+    /// Called with the number of rows whose content changed (a reload: every row; an icon: one).
+    var onRowsChanged: ((Int) -> Void)?
 
     public init() {}
 
@@ -56,6 +58,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
         }
         firstVisibleRow = max(0, min(firstVisibleRow, count - (visibleRowCount ?? count)))
         changed("reload: \(counted(count, "row"))")
+        onRowsChanged?(count)
         for row in visibleRows { willDisplayRow?(row) }
     }
 
@@ -85,6 +88,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
     func setIcon(_ icon: [UInt8]?, row: Int) {
         rows[row].icon = icon
         changed("icon: row \(row + 1)")
+        onRowsChanged?(1)
     }
 
     func changed(_ what: String) { onChange?(what) }

@@ -36,7 +36,12 @@ public final class FixtureServer: @unchecked Sendable {
         var rejecting = 0
         /// Requests the server-wide fault could have hit so far (for `Fault.hits`).
         var faultCandidates = 0
+        /// When the latest requests came in (monotonic seconds), oldest first, at most
+        /// `arrivalsKept`: what a lesson counts as "requests after the cancel".
+        var arrivals: [Double] = []
     }
+
+    static let arrivalsKept = 10_000
 
     /// Connections over the limit get their 503 on a short-lived thread of their own; beyond this
     /// many at once they are closed without an answer, so a flood cannot make threads without end.
@@ -86,6 +91,12 @@ public final class FixtureServer: @unchecked Sendable {
     public var stats: ServerStats { state.withLock { $0.stats } }
 
     public func resetStats() { state.withLock { $0.stats = ServerStats() } }
+
+    /// Requests that came in at `monotonic` seconds (`monotonicSeconds()`) or later: a request
+    /// counts when the server has read it, so one sent a moment before may count too.
+    public func requestsReceived(since monotonic: Double) -> Int {
+        state.withLock { s in s.arrivals.reversed().prefix { $0 >= monotonic }.count }
+    }
 
     /// Waits until the server's counters satisfy `condition` (checked after every change) or
     /// `timeout` seconds pass. Returns whether they do. For tests and the self-check: the client
@@ -447,6 +458,8 @@ public final class FixtureServer: @unchecked Sendable {
         let (knobs, fault) = state.withLock { s -> (ServerKnobs, Fault?) in
             s.stats.requests += 1
             s.stats.requestsByPath[request.path, default: 0] += 1
+            s.arrivals.append(started)
+            if s.arrivals.count > 2 * Self.arrivalsKept { s.arrivals.removeFirst(Self.arrivalsKept) }
             let fault = Self.fault(for: request, in: &s)
             if fault != nil { s.stats.faulted += 1 }
             return (s.knobs, fault)
