@@ -63,7 +63,8 @@ public struct LessonOptions: ParsableArguments, Sendable {
 
     public func validate() throws {
         if let cancelAfter, !(0...300).contains(cancelAfter) {
-            throw ValidationError("--cancel-after must be between 0 and 300 seconds (got \(cancelAfter.formattedSeconds))")
+            throw ValidationError(
+                "--cancel-after must be between 0 and 300 seconds (got \(cancelAfter.formattedSeconds))")
         }
         guard (0...5).contains(controlSeconds) else {
             throw ValidationError("--control-seconds must be between 0 and 5 (got \(controlSeconds.formattedSeconds))")

@@ -86,7 +86,8 @@ extension LessonProgram {
         }
         let report = LessonReport(
             lesson: Self.number, title: Self.title,
-            parameters: parameters(setup) + (control.map { [("controlMaxLateSeconds", .seconds($0.maxLateSeconds))] } ?? []),
+            parameters: parameters(setup)
+                + (control.map { [("controlMaxLateSeconds", .seconds($0.maxLateSeconds))] } ?? []),
             variants: runs.map { VariantResult(name: $0.name, metrics: $0.metrics, failure: $0.failure) },
             takeaway: takeaway)
         try writePictures(report: report, runs: runs, banner: banner(setup))
@@ -109,7 +110,8 @@ extension LessonProgram {
             }
             let when =
                 handled - at < 0.02
-                ? "handled the tap at once" : String(format: "handled the tap %.2f s late (main was busy)", handled - at)
+                ? "handled the tap at once"
+                : String(format: "handled the tap %.2f s late (main was busy)", handled - at)
             let requests = run.count("requestsAfterCancel").map { counted($0, "request") + ", " } ?? ""
             return "\(run.name) \(when) and stopped "
                 + String(format: "%.2f s after it", run.seconds("stoppedAfterCancelSeconds") ?? 0)

@@ -107,12 +107,13 @@ extension VariantRun {
         if !finished && failure == nil {
             failure = "gave up after \(timeout.formattedSeconds) s: \(controller.progress)"
         }
-        var metrics: [(String, Metric)] = [
-            ("totalSeconds", .seconds(total)),
-            ("firstContentSeconds", .seconds(measured.firstContentSeconds ?? total)),
-            ("mainThreadMaxStallSeconds", .seconds(measured.maxStallSeconds)),
-            ("droppedFrames", .count(measured.droppedFrames)),
-        ] + measured.appleFigures(runSeconds: total)
+        var metrics: [(String, Metric)] =
+            [
+                ("totalSeconds", .seconds(total)),
+                ("firstContentSeconds", .seconds(measured.firstContentSeconds ?? total)),
+                ("mainThreadMaxStallSeconds", .seconds(measured.maxStallSeconds)),
+                ("droppedFrames", .count(measured.droppedFrames)),
+            ] + measured.appleFigures(runSeconds: total)
         var notes: [String] = []
         if !ending.stopped {
             failure = failure ?? "its work was still running \(WorkEnding.limit.formattedSeconds) s after the run ended"
@@ -124,7 +125,8 @@ extension VariantRun {
             let window = CancelOutcome.watchSeconds + 2 * (endpoint?.knobs.latencySeconds ?? 0)
             MainLoop.run(timeout: window) { false }
             let after = CancelOutcome(
-                cancelAt: cancelAfter, handledAt: controller.cancelHandledAt, stoppedAt: ending.stoppedAt - screenStarted,
+                cancelAt: cancelAfter, handledAt: controller.cancelHandledAt,
+                stoppedAt: ending.stoppedAt - screenStarted,
                 requests: endpoint?.requestsReceived(since: screenStarted + cancelAfter),
                 rows: controller.screen.rowsChanged(since: cancelAfter))
             metrics += after.metrics
@@ -193,7 +195,8 @@ struct CancelOutcome {
         }
         let handled =
             handledAt - cancelAt < 0.02
-            ? "handled at once" : String(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
+            ? "handled at once"
+            : String(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
         let stopped = String(format: "work stopped %.2f s after the tap", max(0, stoppedAt - cancelAt))
         let requestsText = requests.map { counted($0, "request") } ?? "requests not counted (not our server)"
         return "cancelled at \(cancelAt.formattedSeconds) s, \(handled), \(stopped); "
