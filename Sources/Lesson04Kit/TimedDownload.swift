@@ -50,6 +50,8 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
 
     private let url: URL
     private let timeout: Double
+    /// Decides each redirect, and makes a cancel mid-redirect safe (see `RedirectLimit`).
+    private let redirects = RedirectLimit()
     /// Written by URLSession's delegate queue, read by whoever starts or cancels: hence the lock.
     private let state = Locked(State())
 
@@ -125,7 +127,7 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
             s.cancelled = true
             return s.completion != nil ? s.session : nil
         }
-        running?.invalidateAndCancel()
+        redirects.cancel { running?.invalidateAndCancel() }
     }
 
     // MARK: URLSessionDataDelegate (called on the session's delegate queue, never on main)
@@ -146,6 +148,15 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
+    /// Without this method, a delegate session on Linux follows a server that redirects to
+    /// itself until FoundationNetworking traps (see `RedirectLimit`).
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        redirects.decide(newRequest: request, completionHandler: completionHandler)
+    }
+
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state.withLock { $0.timing.body.append(data) }
     }
@@ -160,6 +171,8 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, Sendable {
         let link = url.absoluteString
         if let error {
             completion?(.failure(FetchError(urlSessionError: error, url: link, timeout: timeout)))
+        } else if (300..<400).contains(status) {
+            completion?(.failure(.tooManyRedirects(url: link)))  // the redirects we refused to follow
         } else if !(200..<300).contains(status) {
             completion?(.failure(status == 0 ? .notHTTP(url: link) : .httpStatus(status, url: link)))
         } else {

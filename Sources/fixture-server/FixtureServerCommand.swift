@@ -19,7 +19,7 @@ struct FixtureServerCommand: ParsableCommand {
             /xml/statuses and /xml/catalog with ?count=N (lesson 04); /orders (lesson 05); /health. \
             Any request may add query \
             items latency=SECONDS, bandwidth=BYTES_PER_SECOND, gzip=0|1, and \
-            fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed|none (none: no fault, whatever --fault says).
+            fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed|redirect-loop|none (none: no fault, whatever --fault says).
             Lessons use it with --server http://127.0.0.1:PORT. Stop it with Ctrl-C.
             Try: curl -s 'http://127.0.0.1:8080/timeline?count=2'
 

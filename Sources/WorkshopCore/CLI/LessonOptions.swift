@@ -128,7 +128,7 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
 
     @Option(
         help: ArgumentHelp(
-            "Make the server misbehave on every request: 500 (or any HTTP status), drop, stall, corrupt-gzip, truncated-gzip or malformed.",
+            "Make the server misbehave on every request: 500 (or any HTTP status), drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop.",
             valueName: "kind"))
     public var fault: String?
 
@@ -153,7 +153,7 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
         }
         if let fault, Fault(fault) == nil {
             throw ValidationError(
-                "--fault must be an HTTP status 100-599, drop, stall, corrupt-gzip, truncated-gzip or malformed (got '\(fault)')"
+                "--fault must be an HTTP status 100-599, drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop (got '\(fault)')"
             )
         }
         if let server {

@@ -16,6 +16,8 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The body arrived but is not what we expected (cut short, not JSON, not XML, ...).
     case malformed(String, url: String)
     case cancelled(url: String)
+    /// The server kept redirecting (URLSession's limit, or `RedirectLimit.maximum`).
+    case tooManyRedirects(url: String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         case .notHTTP(let url): "\(url) gave a response that is not HTTP"
         case .malformed(let why, let url): "the body of \(url) is not what we expected: \(why)"
         case .cancelled(let url): "cancelled: \(url)"
+        case .tooManyRedirects(let url):
+            "too many redirects from \(url): does the server redirect to itself?"
         }
     }
 
@@ -41,6 +45,7 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
         switch nsError.code {
         case NSURLErrorTimedOut: self = .timedOut(url: url, seconds: timeout)
         case NSURLErrorCancelled: self = .cancelled(url: url)
+        case NSURLErrorHTTPTooManyRedirects: self = .tooManyRedirects(url: url)
         case NSURLErrorCannotConnectToHost: self = .transport("connection refused: nothing listens there", url: url)
         case NSURLErrorNetworkConnectionLost: self = .transport("the connection was reset mid-response", url: url)
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:

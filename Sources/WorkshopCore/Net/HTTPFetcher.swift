@@ -19,6 +19,9 @@ public final class HTTPFetcher: Sendable {
         configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 16
+        // No delegate, on purpose: without one, URLSession follows redirects itself (at most 20,
+        // then NSURLErrorHTTPTooManyRedirects), and a cancel mid-redirect is safe; a delegate
+        // session must guard its cancels (see `RedirectLimit`).
         self.session = URLSession(configuration: configuration)
         self.timeout = timeout
     }

@@ -498,6 +498,10 @@ public final class FixtureServer: @unchecked Sendable {
             useGzip = false
         case .malformed?:
             response.body = Array(response.body.prefix(response.body.count / 2))
+        case .redirectLoop?:
+            response = .text(302, "fault injected: redirected to itself")
+            response.headers.append(("Location", request.target.isEmpty ? request.path : request.target))
+            useGzip = false
         case .corruptGzip?:
             useGzip = true
         case .truncatedGzip?:

@@ -11,6 +11,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// "HTTP/1.1" or "HTTP/1.0", as the request line said.
     public var version = "HTTP/1.1"
+    /// The path and query as the request line said, e.g. "/timeline?count=2".
+    public var target = ""
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
@@ -50,7 +52,7 @@ public struct HTTPRequest: Sendable {
         }
         return HTTPRequest(
             method: String(requestLine[0]), path: components.path,
-            query: query, headers: headers, body: [], version: String(requestLine[2]))
+            query: query, headers: headers, body: [], version: String(requestLine[2]), target: String(requestLine[1]))
     }
 }
 

@@ -82,12 +82,17 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case truncatedGzip
     /// Send only the first half of the JSON or XML document, as a complete response (`fault=malformed`).
     case malformed
+    /// Answer `302 Found` pointing at the very same URL, every time (`fault=redirect-loop`): a
+    /// client that follows redirects without a limit never ends (or, on Linux, traps).
+    case redirectLoop
 
     /// Every kind by name, as `--fault` and `fault=` take them (a status is any code 100-599).
-    public static let kindNames = ["500", "drop", "stall", "corrupt-gzip", "truncated-gzip", "malformed"]
+    public static let kindNames = [
+        "500", "drop", "stall", "corrupt-gzip", "truncated-gzip", "malformed", "redirect-loop",
+    ]
     /// For help texts and error messages.
     public static let kindsHelp =
-        "500 (or any HTTP status 100-599), drop, stall, corrupt-gzip, truncated-gzip or malformed"
+        "500 (or any HTTP status 100-599), drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop"
 
     public init?(_ text: String) {
         switch text {
@@ -96,6 +101,7 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
         case "corrupt-gzip": self = .corruptGzip
         case "truncated-gzip": self = .truncatedGzip
         case "malformed": self = .malformed
+        case "redirect-loop": self = .redirectLoop
         default:
             guard let code = Int(text), (100...599).contains(code) else { return nil }
             self = .status(code)
@@ -110,6 +116,7 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
         case .corruptGzip: "corrupt-gzip"
         case .truncatedGzip: "truncated-gzip"
         case .malformed: "malformed"
+        case .redirectLoop: "redirect-loop"
         }
     }
 
