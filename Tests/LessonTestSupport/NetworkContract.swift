@@ -7,7 +7,10 @@ import WorkshopCore
 /// asserts that the list is empty.
 extension LessonBinary {
     /// What `--fault` takes besides an HTTP status.
-    public static let faultKinds = ["500", "drop", "stall", "corrupt-gzip", "truncated-gzip", "malformed"]
+    public static let faultKinds = Fault.kindNames
+
+    /// What a lesson's failure says for a fault, unless the lesson's `causes` say otherwise.
+    public static let commonCauses = ["redirect-loop": "too many redirects from http://"]
 
     /// Runs every variant with `--json --fault stall --timeout T` and `arguments`. Wanted: exit
     /// status 1, "timed out after T s waiting for http://", each variant over within about 2 x T
@@ -55,8 +58,9 @@ extension LessonBinary {
             if document.variantNames.isEmpty { problems.append("\(fault): no variant in the report") }
             for name in document.variantNames {
                 let failure = document.failure(name) ?? "no failure"
-                if !failure.contains(causes[fault] ?? "?") || failure.contains("\n") {
-                    problems.append("\(fault), \(name): not one line saying '\(causes[fault] ?? "?")': \(failure)")
+                let cause = causes[fault] ?? Self.commonCauses[fault] ?? "?"
+                if !failure.contains(cause) || failure.contains("\n") {
+                    problems.append("\(fault), \(name): not one line saying '\(cause)': \(failure)")
                 }
             }
             let variants = Double(max(1, document.variantNames.count))

@@ -85,6 +85,10 @@ struct ServerWideFaultTests {
                     let whole = try RawHTTP.get(port: server.port, path: path + "&gzip=0&fault=none")
                     #expect(answer.status == 200)
                     #expect(answer.body == Array(whole.body.prefix(whole.body.count / 2)))
+                case .redirectLoop:
+                    let answer = try RawHTTP.get(port: server.port, path: path)
+                    #expect(answer.status == 302)
+                    #expect(answer.headers["location"] == path, "redirected to the very same URL")
                 }
             }
         }

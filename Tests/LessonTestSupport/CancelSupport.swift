@@ -1,0 +1,60 @@
+import Foundation
+import WorkshopCore
+
+/// The two test tiers. The README's `swift test` is the learner's suite (fast); the slow tier
+/// (fault matrices, random-cancel loops, runs under load) is switched on by one environment
+/// variable, which `.ci/run` sets: `SAKUSAKU_SLOW_TESTS=1 swift test`.
+public enum SlowTier {
+    public static let variable = "SAKUSAKU_SLOW_TESTS"
+    public static var isEnabled: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
+    /// Why a slow test was skipped, for `.enabled(if:_:)` and `XCTSkipUnless`.
+    public static let skipReason = "slow tier: run with SAKUSAKU_SLOW_TESTS=1 (CI does)"
+}
+
+/// A random number generator with a seed, so that a run of random cancel points can be
+/// repeated: the seed comes from `SAKUSAKU_SEED` when set, else from the clock, and is printed.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    public let seed: UInt64
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
+
+    /// A new generator; prints "<label>: seed N (rerun with SAKUSAKU_SEED=N)".
+    public static func announced(_ label: String) -> SeededRandom {
+        let given = ProcessInfo.processInfo.environment["SAKUSAKU_SEED"].flatMap { UInt64($0) }
+        let seed = given ?? UInt64(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds)
+        print("\(label): seed \(seed) (rerun with SAKUSAKU_SEED=\(seed))")
+        return SeededRandom(seed: seed)
+    }
+
+    /// SplitMix64: small, fast and good enough to pick cancel points.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension VariantRun {
+    /// What is wrong with this run as a cancelled one (empty: nothing): it must have handled the
+    /// cancel, stopped its work within `promptness` seconds of the tap, shown no row after it and
+    /// sent at most one request after it (one may already have been on its way).
+    public func cancelProblems(promptness: Double = 1) -> [String] {
+        var problems: [String] = []
+        guard seconds("cancelAtSeconds") != nil else { return ["\(name): not a run with --cancel-after"] }
+        if seconds("cancelHandledSeconds") == nil { return [] }  // it had finished before the tap
+        if let stopped = seconds("stoppedAfterCancelSeconds"), stopped >= promptness {
+            problems.append(String(format: "\(name): work stopped %.2f s after the cancel", stopped))
+        }
+        if let rows = count("rowsAfterCancel"), rows > 0 { problems.append("\(name): \(rows) rows after the cancel") }
+        if let requests = count("requestsAfterCancel"), requests > 1 {
+            problems.append("\(name): \(requests) requests after the cancel")
+        }
+        return problems
+    }
+}
