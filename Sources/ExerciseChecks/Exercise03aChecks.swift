@@ -12,16 +12,30 @@ public struct IconSource: Sendable {
     /// In flight now and at the busiest moment. A lock, not an actor, so counting adds no
     /// suspension point of its own to the fetch it counts.
     let inFlight = Locked((now: 0, peak: 0))
+    /// No answer comes before `holdUntil` fetches are in flight at once (or, once, `holdTimeout`
+    /// passed): a loader that starts `width` fetches at once shows it however slow the machine,
+    /// and one that fetches one at a time waits for the timeout once, then runs freely.
+    let hold = AsyncGate()
+    let holdUntil: Int
+    static let holdTimeout = 1.0
 
-    public init(latency: Double) { self.latency = latency }
+    public init(latency: Double) { self.init(latency: latency, holdUntil: 1) }
+
+    init(latency: Double, holdUntil: Int) {
+        self.latency = latency
+        self.holdUntil = holdUntil
+    }
 
     /// The icon's bytes: its name's, so a row shows whose icon it got. Throws for `brokenName`.
     public func icon(named name: String) async throws -> [UInt8] {
-        inFlight.withLock { counts in
+        let now = inFlight.withLock { counts in
             counts.now += 1
             counts.peak = max(counts.peak, counts.now)
+            return counts.now
         }
         defer { inFlight.withLock { $0.now -= 1 } }
+        if now >= holdUntil { hold.open() }
+        if try await !hold.wait(timeout: Self.holdTimeout) { hold.open() }
         // 0.5 to 2 times `latency`, different for each name, so answers come back out of order.
         let spread = Double(name.unicodeScalars.reduce(0) { $0 + Int($1.value) } % 7) / 4
         try await Task.sleep(nanoseconds: UInt64(latency * (0.5 + spread) * 1e9))
@@ -61,9 +75,9 @@ public enum Exercise03aChecks {
     public static let names = [
         "aiko", "ben", "chiyo", "daichi", "emi", IconSource.brokenName, "fumio", "gin", "hana", "isamu", "jun", "kei",
     ]
-    /// Each fetch takes 0.5 to 2 times this: long enough that the first `width` fetches are all
-    /// in flight before the first one ends, even on a busy machine.
-    public static let latency = 0.1
+    /// Each fetch takes 0.5 to 2 times this (after the first `width` are all in flight, see
+    /// `IconSource`), so the answers come back out of order.
+    public static let latency = 0.05
     /// Two widths, so a loader that ignores `width` cannot pass by luck.
     public static let widths = [2, 4]
 
@@ -77,7 +91,7 @@ public enum Exercise03aChecks {
     /// Runs `loadIcons` on the main actor in a task and turns the main loop until it ends.
     @MainActor
     static func load(_ loadIcons: @escaping LoadIcons, width: Int) -> Run {
-        let source = IconSource(latency: latency)
+        let source = IconSource(latency: latency, holdUntil: min(width, names.count))
         let rows = IconRows(count: names.count)
         let ended = MainActorFlag()
         let task = Task { @MainActor in

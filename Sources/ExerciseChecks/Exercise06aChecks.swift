@@ -76,16 +76,22 @@ public enum Exercise06aChecks {
             let (path, folder) = try database()
             defer { try? FileManager.default.removeItem(at: folder) }
             let save = try makeWriter(path)
-            // The reader: its own connection, counting until it is cancelled.
+            // The reader: its own connection, counting until it is cancelled, and once more then.
+            // The writers start only after its first count, so it reads before, during and
+            // after the saves however the machine schedules them.
+            let reading = AsyncGate()
             let reader = Task.detached { () throws -> [Int] in
                 let database = try SQLiteDatabase(path: path)
                 var seen: [Int] = []
                 while !Task.isCancelled {
                     seen.append(try count(database))
+                    reading.open()
                     await Task.yield()
                 }
+                seen.append(try count(database))
                 return seen
             }
+            _ = try? await reading.wait(timeout: 10)
             let errors = await withTaskGroup(of: String?.self) { group in
                 for task in 0..<tasks {
                     group.addTask {

@@ -26,7 +26,7 @@ public enum ExerciseR1Checks {
     /// `plain`: a program that runs the workload when given `--workload`; `sanitized`: the
     /// thread-sanitized build of it (which runs the workload when started), or why there is none.
     public static func run(plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>) -> [CheckResult] {
-        let plainRun = runWorkload(plain, ["--workload"])
+        let plainRun = runWorkload(plain, ["--workload"], memory: .inherit)
         var results = [
             CheckResult(
                 name: "counts every request (plain run)", passed: plainRun.line == expectedLine,
@@ -39,7 +39,8 @@ public enum ExerciseR1Checks {
                     name: "no data race under the thread sanitizer", passed: false,
                     expected: "a build with -sanitize=thread", got: failure.description, hint: 4))
         case .success(let sanitizedBinary):
-            let sanitizedRun = runWorkload(sanitizedBinary, [])
+            // The sanitizer maps terabytes of shadow memory: no memory limit for it.
+            let sanitizedRun = runWorkload(sanitizedBinary, [], memory: .unlimited)
             let report = TSanReport(sanitizedRun.outcome?.stderr ?? "")
             results.append(
                 CheckResult(
@@ -57,11 +58,14 @@ public enum ExerciseR1Checks {
         var problem: String
     }
 
-    static func runWorkload(_ binary: String, _ arguments: [String]) -> WorkloadRun {
+    static func runWorkload(_ binary: String, _ arguments: [String], memory: Subprocess.MemoryLimit) -> WorkloadRun {
         var environment = ProcessInfo.processInfo.environment
         // Keep going after the first report, so the run still prints its counts.
         environment["TSAN_OPTIONS"] = "halt_on_error=0"
-        guard let outcome = try? Subprocess.run(binary, arguments, environment: environment, timeout: 60) else {
+        guard
+            let outcome = try? Subprocess.run(
+                binary, arguments, environment: environment, timeout: 60, memoryLimit: memory)
+        else {
             return WorkloadRun(outcome: nil, line: nil, problem: "could not start \(binary)")
         }
         let line = outcome.stdout.split(separator: "\n").last { $0.hasPrefix("total=") }.map(String.init)
