@@ -143,25 +143,10 @@ public func mainLoopControlLateness(seconds: Double = 0.3) -> Double {
     return max(0, meter.maxStallSeconds - meter.frameSeconds)
 }
 
-/// Times a thread went to sleep of its own accord (voluntary context switches) and the CPU
-/// it used, so far: read on that thread itself. A thread that sleeps until work comes adds
-/// one switch per wake-up; a polling thread adds one per poll; load adds none (being pushed
-/// off a core is an involuntary switch). Nil where the system does not count per thread.
-public struct ThreadUsage: Sendable {
-    public var voluntarySwitches: Int?
-    public var cpuSeconds: Double
-
-    public static func current() -> ThreadUsage {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        let cpu = Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
-        #if os(Linux)
-            var usage = rusage()
-            // RUSAGE_THREAD (1): this thread only (a GNU extension the Swift overlay does not name).
-            if getrusage(__rusage_who_t(1), &usage) == 0 {
-                return ThreadUsage(voluntarySwitches: Int(usage.ru_nvcsw), cpuSeconds: cpu)
-            }
-        #endif
-        return ThreadUsage(voluntarySwitches: nil, cpuSeconds: cpu)
-    }
+/// The CPU seconds the calling thread has used so far: time on a core, which a busy machine
+/// does not add to (a thread waiting for a core uses none).
+public func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
 }

@@ -133,7 +133,7 @@ public struct ExerciseRunner: Sendable {
             // reporter then dies of SIGSEGV, or the sanitizer exits 66), hiding the real signal.
             environment["SWIFT_BACKTRACE"] = "enable=no"
         } else {
-            // Every thread's backtrace, on a crash and on the SIGQUIT that ends a program that
+            // Every thread's backtrace, on a crash and on the SIGILL that ends a program that
             // did not finish in time: the learner's frame may be on any of them.
             environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=all,color=no"
         }

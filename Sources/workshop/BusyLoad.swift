@@ -22,7 +22,10 @@ final class BusyLoad: Sendable {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             // `kill -0` is the shell's own (no new process): "is my parent still there?", as fast as it can.
-            process.arguments = ["-c", "parent=$PPID; while kill -0 \"$parent\" 2>/dev/null; do :; done"]
+            // Its name ($0) says whose it is: `workshop-busy-<pid of this program>`.
+            process.arguments = [
+                "-c", "parent=$PPID; while kill -0 \"$parent\" 2>/dev/null; do :; done", "workshop-busy-\(getpid())",
+            ]
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

@@ -57,7 +57,10 @@ struct Reset: ParsableCommand {
             }
         }
         // Hints start over for every exercise reset, changed or not.
-        let hinted = exercises.filter { (workspace.progress().exercises[$0.id]?.hintsShown ?? 0) > 0 }.map(\.id)
+        // (Read as stored: a missing progress file has no hints to forget, nothing to rebuild for.)
+        var stored = Progress()
+        if case .read(let progress) = Progress.read(workspace.progressFile) { stored = progress }
+        let hinted = exercises.filter { (stored.exercises[$0.id]?.hintsShown ?? 0) > 0 }.map(\.id)
         guard !changes.isEmpty else {
             if !hinted.isEmpty {
                 workspace.updateProgress { progress in

@@ -201,12 +201,14 @@ enum Text {
         guard repeats > 1 else { return what }
         return what + pick(", in each of \(repeats) rounds", "（\(repeats) 回とも）")
     }
-    static func verifyFailed(_ bad: [String], of total: Int) -> String {
+    /// "verify: not right: R1 (1 of 1 exercise; " + figures + ")."
+    static func verifyFailed(_ bad: [String], of total: Int, figures: String) -> String {
         pick(
-            "verify: not right: \(bad.joined(separator: ", ")) (\(bad.count) of \(total == 1 ? "1 exercise" : "\(total) exercises"))",
-            "verify: 問題あり: \(bad.joined(separator: ", "))（\(total) 件中 \(bad.count) 件）")
+            "verify: not right: \(bad.joined(separator: ", ")) "
+                + "(\(bad.count) of \(total == 1 ? "1 exercise" : "\(total) exercises"); \(figures)).",
+            "verify: 問題あり: \(bad.joined(separator: ", "))（\(total) 件中 \(bad.count) 件、\(figures)）。")
     }
-    /// "(41 s; 2 at a time; rounds 19, 9, 9 s; 2 busy cores; slowest reference run: 03a, 1.2 s)."
+    /// "41 s; 2 at a time; rounds 19, 9, 9 s; 2 busy cores; slowest reference run: 03a, 1.2 s".
     static func verifyFigures(
         seconds: Double, rounds: [Double], jobs: Int, busy: Int, slowestReference: (String, Double)?
     ) -> String {
@@ -223,7 +225,7 @@ enum Text {
                     String(format: "slowest reference run: %@, %.1f s", id, slowest),
                     String(format: "一番遅い模範解答のチェック: %@、%.1f 秒", id, slowest)))
         }
-        return "(" + parts.joined(separator: "; ") + ")."
+        return parts.joined(separator: pick("; ", "、"))
     }
 
     // MARK: hint

@@ -180,9 +180,9 @@ struct Verify: ParsableCommand {
             seconds: total, rounds: roundSeconds, jobs: jobCount, busy: load?.count ?? 0,
             slowestReference: slowest)
         if bad.isEmpty {
-            Style.line(Text.verifyPassed(exercises.map(\.id), repeats: `repeat`) + " " + figures)
+            Style.line(Text.verifyPassed(exercises.map(\.id), repeats: `repeat`) + " (\(figures)).")
         } else {
-            Style.line(Text.verifyFailed(bad, of: exercises.count) + " " + figures)
+            Style.line(Text.verifyFailed(bad, of: exercises.count, figures: figures))
             if learner.values.contains(where: { $0 != "as shipped" }) {
                 Style.line(
                     "A changed Exercises/ file is a learner's work: `swift run workshop reset NN` keeps a backup of it."

@@ -72,7 +72,7 @@ public enum Subprocess {
 
     /// Runs `program` (looked up on PATH unless it contains a "/") with `arguments`.
     /// Standard input is /dev/null. After `timeout` seconds the program is stopped: with
-    /// `backtraceOnTimeout`, first with SIGQUIT, which Swift's crash reporter answers with a
+    /// `backtraceOnTimeout`, first with SIGILL, which Swift's crash reporter answers with a
     /// backtrace of every thread on stderr (at most `backtraceGrace` seconds are given to it),
     /// else with SIGTERM; then, `killGrace` seconds later, with SIGKILL, its whole process group.
     /// Never traps: a child that is not reaped even after SIGKILL is reported as stopped by it.
@@ -143,9 +143,11 @@ public enum Subprocess {
         if exited.wait(timeout: .now() + clamped(timeout)) == .timedOut {
             timedOut = true
             if backtraceOnTimeout {
-                // Swift's crash reporter prints "Backtrace took N s" when it is done; the
-                // program does not always end by itself afterwards.
-                kill(pid, SIGQUIT)
+                // SIGILL, which Swift's crash reporter answers with a backtrace: not SIGQUIT, which
+                // a program started in the background (or by `swift test`) inherits as ignored.
+                // The reporter prints "Backtrace took N s" when it is done; the program does not
+                // always end by itself afterwards.
+                kill(pid, SIGILL)
                 collected.wait(timeout: backtraceGrace) { $0.contains("Backtrace took") }
                 stopGroup(pid, SIGKILL)
             } else {
