@@ -111,7 +111,9 @@ public final class MainQueueProbe: @unchecked Sendable {
     /// How long a request waits for the main queue, at most.
     public let timeout: Double
 
-    public init(timeout: Double = 2) { self.timeout = timeout }
+    /// 1 s: Apple's "severe hang". A free main thread runs the block within milliseconds, and on
+    /// a very busy machine within tens of them; only one that waits for the answer never does.
+    public init(timeout: Double = 1) { self.timeout = timeout }
 
     /// Holds the request for `path` until a block put on the main queue has run (or
     /// `timeout` passes), and records which. Once the main thread has been found waiting,

@@ -42,7 +42,7 @@ struct Verify: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Exercises checked at once (1-32; default: the number of cores, at least 2).", valueName: "n"))
+            "Exercises checked at once (1-32; default: twice the number of cores, 2 to 8).", valueName: "n"))
     var jobs: Int?
 
     @OptionGroup var limits: CheckLimits
@@ -89,7 +89,7 @@ struct Verify: ParsableCommand {
         var runner = limits.runner(toolchain)
         runner.japanese = Language.current == .ja
         let exercises = only.isEmpty ? ExerciseCatalog.exercises : only
-        let jobCount = jobs ?? max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let jobCount = jobs ?? defaultCheckWidth
 
         // The Exercises/ files and the two copies, before any check.
         var learner: [String: String] = [:]
@@ -195,36 +195,18 @@ struct Verify: ParsableCommand {
     /// Runs every job, `jobs` at a time, and returns the reports in the jobs' order. Each
     /// finished job prints one line.
     static func check(_ list: [Job], with runner: ExerciseRunner, jobs: Int) -> [ExerciseRunner.Report] {
-        // The next job to take and the reports so far: shared by the worker threads, hence the lock.
-        let state = Locked((next: 0, reports: [ExerciseRunner.Report?](repeating: nil, count: list.count)))
         let printing = NSLock()  // one line at a time from several threads
-        let done = DispatchGroup()
-        for _ in 0..<min(jobs, list.count) {
-            done.enter()
-            Thread.detachNewThread {
-                while true {
-                    let index = state.withLock { state -> Int? in
-                        guard state.next < list.count else { return nil }
-                        defer { state.next += 1 }
-                        return state.next
-                    }
-                    guard let index else { break }
-                    let job = list[index]
-                    let report = runner.check(job.exercise, sources: job.sources)
-                    state.withLock { $0.reports[index] = report }
-                    let compiled = report.compiled ? String(format: "compiled in %.1f s, ", report.compileSeconds) : ""
-                    let line = Style.dim(
-                        "  \(job.exercise.id) \(job.kind == .shipped ? "as shipped" : "reference "): "
-                            + Self.summary(job, report)
-                            + " (\(compiled)\(String(format: "checks ran in %.1f s", report.runSeconds)))")
-                    printing.withLock { Style.line(line) }
-                }
-                done.leave()
-            }
-        }
-        // Each check has its own time limits (compile and run); this only guards against a lost thread.
-        _ = done.wait(timeout: .now() + 3_600)
-        return state.current.reports.map { $0 ?? ExerciseRunner.Report(results: []) }
+        return inParallel(list.count, width: jobs) { index in
+            let job = list[index]
+            let report = runner.check(job.exercise, sources: job.sources)
+            let compiled = report.compiled ? String(format: "compiled in %.1f s, ", report.compileSeconds) : ""
+            let line = Style.dim(
+                "  \(job.exercise.id) \(job.kind == .shipped ? "as shipped" : "reference "): "
+                    + Self.summary(job, report)
+                    + " (\(compiled)\(String(format: "checks ran in %.1f s", report.runSeconds)))")
+            printing.withLock { Style.line(line) }
+            return report
+        }.map { $0 ?? ExerciseRunner.Report(results: []) }
     }
 
     /// "fails 4 of 5 checks", "passes 5 checks", "DOES NOT COMPILE: ...", "FAILS: <check>".

@@ -81,9 +81,14 @@ struct Workspace {
         let toolchain = Toolchain.current
         if SupportLibrary.ensureBuilt(toolchain) != nil { return progress }  // `check` will say why
         let runner = ExerciseRunner(toolchain: toolchain)
-        for exercise in changed {
-            let sources = learnerSources(exercise)
-            let report = runner.check(exercise, sources: sources)
+        let sources = changed.map(learnerSources)
+        // Several at once: a lost progress file costs the slowest check, not the sum of them.
+        let reports = inParallel(changed.count, width: defaultCheckWidth) { index in
+            runner.check(changed[index], sources: sources[index])
+        }
+        for (index, exercise) in changed.enumerated() {
+            let sources = sources[index]
+            let report = reports[index] ?? ExerciseRunner.Report(results: [])
             var record = Progress.Record()
             record.record(
                 Self.fingerprint(sources, of: exercise), passed: report.passed, failedChecks: report.failed.count)
