@@ -148,7 +148,8 @@ public enum Exercise03aChecks {
                 name: "icons set on the main thread",
                 passed: setCalls > 0 && offMain == 0,
                 expected: "every setIcon call on the main actor, on the main thread",
-                got: setCalls == 0 ? "no icon was set" : "\(offMain) of \(setCalls) calls off the main thread",
+                got: setCalls == 0
+                    ? "no icon was set" : "\(offMain) of \(counted(setCalls, "call")) off the main thread",
                 hint: 3),
             CheckResult(
                 name: "the same rows as the serial loader",

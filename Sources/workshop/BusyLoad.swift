@@ -17,7 +17,9 @@ final class BusyLoad: Sendable {
     /// signal handler's queue.
     private let processes = Locked<[Process]>([])
 
-    init(count: Int) throws {
+    /// Starts `count` busy processes. Call `stopOnSignals()` first: a Ctrl-C between the two
+    /// would leave them to end by themselves.
+    func start(count: Int) throws {
         for _ in 0..<count {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -117,12 +117,13 @@ struct Verify: ParsableCommand {
             tallies[exercise.id] = tally
         }
 
-        let load = busyCores > 0 ? try BusyLoad(count: busyCores) : nil
+        let load = busyCores > 0 ? BusyLoad() : nil
         let signals = load?.stopOnSignals() ?? []
         defer {
             load?.stop()
             for source in signals { source.cancel() }
         }
+        try load?.start(count: busyCores)
         if let load {
             Style.line(Style.dim(Text.busyStarted(load.count)))
         }
