@@ -11,17 +11,41 @@ public struct CheckResult: Sendable, Codable, Equatable, CustomStringConvertible
     /// Which hint in the exercise's hints.md helps with this check; 0 when none does (the
     /// compiler's message is the help).
     public var hint: Int
+    /// The program stopped (a crash, a hang) before it got to this check: it neither passed
+    /// nor failed, and it is not counted as a failure.
+    public var notRun: Bool
 
-    public init(name: String, passed: Bool, expected: String, got: String, hint: Int) {
+    public init(name: String, passed: Bool, expected: String, got: String, hint: Int, notRun: Bool = false) {
         self.name = name
         self.passed = passed
         self.expected = expected
         self.got = got
         self.hint = hint
+        self.notRun = notRun
+    }
+
+    /// A check the program did not get to.
+    public static func notRun(_ name: String) -> CheckResult {
+        CheckResult(
+            name: name, passed: false, expected: "", got: "not run: the program stopped before this check", hint: 0,
+            notRun: true)
+    }
+
+    enum CodingKeys: String, CodingKey { case name, passed, expected, got, hint, notRun }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        name = try values.decode(String.self, forKey: .name)
+        passed = try values.decode(Bool.self, forKey: .passed)
+        expected = try values.decode(String.self, forKey: .expected)
+        got = try values.decode(String.self, forKey: .got)
+        hint = try values.decode(Int.self, forKey: .hint)
+        notRun = try values.decodeIfPresent(Bool.self, forKey: .notRun) ?? false
     }
 
     public var description: String {
-        passed
+        if notRun { return "  --    \(name) (not run)" }
+        return passed
             ? "  ok    \(name)"
             : "  FAIL  \(name)\n        wanted: \(expected)\n        got:    \(got)\n        (hint \(hint) in hints.md)"
     }
@@ -29,3 +53,31 @@ public struct CheckResult: Sendable, Codable, Equatable, CustomStringConvertible
 
 /// FNV-1a of some bytes: how the workshop tells files apart (the core's, also used for ETags).
 public func fingerprint(_ data: Data) -> String { fnv1a(Array(data)) }
+
+/// The content of files, as a short hash, for keys that must not change when only a file's
+/// time does (a relink that wrote the same bytes). Remembered per file by size and time
+/// within one process, so that asking again for an unchanged file costs a `stat`.
+enum ContentHash {
+    private struct Seen {
+        var size: Int
+        var modified: Date
+        var hash: String
+    }
+    /// Shared by every thread of the process (`verify` checks several exercises at once).
+    private static let seen = Locked<[String: Seen]>([:])
+
+    /// "<FNV-1a of the bytes>", or "-" when the file cannot be read.
+    static func of(file path: String) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let size = attributes?[.size] as? Int, let modified = attributes?[.modificationDate] as? Date else {
+            return "-"
+        }
+        if let known = seen.withLock({ $0[path] }), known.size == size, known.modified == modified {
+            return known.hash
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { return "-" }
+        let hash = fingerprint(data)
+        seen.withLock { $0[path] = Seen(size: size, modified: modified, hash: hash) }
+        return hash
+    }
+}

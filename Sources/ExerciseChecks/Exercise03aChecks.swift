@@ -12,16 +12,30 @@ public struct IconSource: Sendable {
     /// In flight now and at the busiest moment. A lock, not an actor, so counting adds no
     /// suspension point of its own to the fetch it counts.
     let inFlight = Locked((now: 0, peak: 0))
+    /// No answer comes before `holdUntil` fetches are in flight at once (or, once, `holdTimeout`
+    /// passed): a loader that starts `width` fetches at once shows it however slow the machine,
+    /// and one that fetches one at a time waits for the timeout once, then runs freely.
+    let hold = AsyncGate()
+    let holdUntil: Int
+    static let holdTimeout = 1.0
 
-    public init(latency: Double) { self.latency = latency }
+    public init(latency: Double) { self.init(latency: latency, holdUntil: 1) }
+
+    init(latency: Double, holdUntil: Int) {
+        self.latency = latency
+        self.holdUntil = holdUntil
+    }
 
     /// The icon's bytes: its name's, so a row shows whose icon it got. Throws for `brokenName`.
     public func icon(named name: String) async throws -> [UInt8] {
-        inFlight.withLock { counts in
+        let now = inFlight.withLock { counts in
             counts.now += 1
             counts.peak = max(counts.peak, counts.now)
+            return counts.now
         }
         defer { inFlight.withLock { $0.now -= 1 } }
+        if now >= holdUntil { hold.open() }
+        if try await !hold.wait(timeout: Self.holdTimeout) { hold.open() }
         // 0.5 to 2 times `latency`, different for each name, so answers come back out of order.
         let spread = Double(name.unicodeScalars.reduce(0) { $0 + Int($1.value) } % 7) / 4
         try await Task.sleep(nanoseconds: UInt64(latency * (0.5 + spread) * 1e9))
@@ -61,11 +75,13 @@ public enum Exercise03aChecks {
     public static let names = [
         "aiko", "ben", "chiyo", "daichi", "emi", IconSource.brokenName, "fumio", "gin", "hana", "isamu", "jun", "kei",
     ]
-    /// Each fetch takes 0.5 to 2 times this: long enough that the first `width` fetches are all
-    /// in flight before the first one ends, even on a busy machine.
-    public static let latency = 0.1
+    /// Each fetch takes 0.5 to 2 times this (after the first `width` are all in flight, see
+    /// `IconSource`), so the answers come back out of order.
+    public static let latency = 0.05
     /// Two widths, so a loader that ignores `width` cannot pass by luck.
     public static let widths = [2, 4]
+    /// How long one load may take: both stay inside the 20 s a check program may run.
+    static let loadSeconds = 8.0
 
     struct Run {
         var finished = false
@@ -77,14 +93,14 @@ public enum Exercise03aChecks {
     /// Runs `loadIcons` on the main actor in a task and turns the main loop until it ends.
     @MainActor
     static func load(_ loadIcons: @escaping LoadIcons, width: Int) -> Run {
-        let source = IconSource(latency: latency)
+        let source = IconSource(latency: latency, holdUntil: min(width, names.count))
         let rows = IconRows(count: names.count)
         let ended = MainActorFlag()
         let task = Task { @MainActor in
             await loadIcons(names, width, source, rows)
             ended.isSet = true
         }
-        let finished = MainLoop.run(timeout: 20) { ended.isSet }
+        let finished = MainLoop.run(timeout: loadSeconds) { ended.isSet }
         task.cancel()
         return Run(finished: finished, icons: rows.icons, onMain: rows.setOnMainThread, peak: source.peakInFlight)
     }
@@ -122,7 +138,7 @@ public enum Exercise03aChecks {
                 passed: allFinished && wrongRows.allSatisfy(\.isEmpty),
                 expected: "each of the \(names.count) rows shows its own name's icon when loadIcons returns",
                 got: !allFinished
-                    ? "loadIcons did not return within 20 s"
+                    ? "loadIcons did not return within \(Int(loadSeconds)) s"
                     : wrongRows.allSatisfy(\.isEmpty)
                         ? "all rows right"
                         : "wrong or missing icon on rows "
@@ -132,7 +148,8 @@ public enum Exercise03aChecks {
                 name: "icons set on the main thread",
                 passed: setCalls > 0 && offMain == 0,
                 expected: "every setIcon call on the main actor, on the main thread",
-                got: setCalls == 0 ? "no icon was set" : "\(offMain) of \(setCalls) calls off the main thread",
+                got: setCalls == 0
+                    ? "no icon was set" : "\(offMain) of \(counted(setCalls, "call")) off the main thread",
                 hint: 3),
             CheckResult(
                 name: "the same rows as the serial loader",

@@ -76,16 +76,22 @@ public enum Exercise06aChecks {
             let (path, folder) = try database()
             defer { try? FileManager.default.removeItem(at: folder) }
             let save = try makeWriter(path)
-            // The reader: its own connection, counting until it is cancelled.
+            // The reader: its own connection, counting until it is cancelled, and once more then.
+            // The writers start only after its first count, so it reads before, during and
+            // after the saves however the machine schedules them.
+            let reading = AsyncGate()
             let reader = Task.detached { () throws -> [Int] in
                 let database = try SQLiteDatabase(path: path)
                 var seen: [Int] = []
                 while !Task.isCancelled {
                     seen.append(try count(database))
+                    reading.open()
                     await Task.yield()
                 }
+                seen.append(try count(database))
                 return seen
             }
+            _ = try? await reading.wait(timeout: 10)
             let errors = await withTaskGroup(of: String?.self) { group in
                 for task in 0..<tasks {
                     group.addTask {
@@ -118,13 +124,14 @@ public enum Exercise06aChecks {
                 CheckResult(
                     name: rowsName, passed: errors.isEmpty && right, expected: rowsExpected,
                     got: errors.first.map { "a save threw: \($0)" }
-                        ?? (right ? "all \(allRows) rows" : "\(rows.count) rows, or not the ones saved"), hint: 2),
+                        ?? (right ? "all \(allRows) rows" : "\(counted(rows.count, "row")), or not the ones saved"),
+                    hint: 2),
                 CheckResult(
                     name: tornName, passed: torn.isEmpty && seen.count > 1, expected: tornExpected,
                     got: torn.isEmpty
                         ? "\(counted(seen.count, "read")), every one whole batches"
                         : "\(torn.count) of \(counted(seen.count, "read")) saw half a batch, e.g. "
-                            + Set(torn).sorted().prefix(3).map { "\($0) rows" }.joined(separator: ", "), hint: 3),
+                            + Set(torn).sorted().prefix(3).map { counted($0, "row") }.joined(separator: ", "), hint: 3),
             ]
         } catch {
             return [failed(rowsName, rowsExpected, error, hint: 2), failed(tornName, tornExpected, error, hint: 3)]

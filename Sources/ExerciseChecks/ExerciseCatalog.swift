@@ -15,6 +15,9 @@ public struct Exercise: Sendable {
     public let files: [String]
     /// How many numbered hints its hints.md has.
     public let hints: Int
+    /// The names of its checks, in the order the driver reports them (after the compile
+    /// check): a program that stops before it reports lists them as not run.
+    public let checks: [String]
     /// What the driver calls in the learner's files (said when they do not compile with it).
     public let uses: String
     /// The driver: a main.swift compiled together with the learner's files (as module
@@ -45,6 +48,10 @@ public enum ExerciseCatalog {
         Exercise(
             id: "01", title: "the parse step as its own operation", lesson: "01", folder: "01-parse-operation",
             files: ["ParseStep.swift"], hints: 3,
+            checks: [
+                "waits for its fetch", "a failed fetch is passed on", "a cancelled fetch is passed on",
+                "each step runs once",
+            ],
             uses: "BodyProducing, ParseStepFailure, ParseStep(source:parse:) and its output",
             driver: """
                 import ExerciseChecks
@@ -73,6 +80,12 @@ public enum ExerciseCatalog {
         Exercise(
             id: "01a", title: "a cancel that reaches the requests", lesson: "01", folder: "01a-cancel-login",
             files: ["AccountLoader.swift"], hints: 3,
+            checks: [
+                "the user and the items are fetched side by side", "without a cancel, the account is shown once",
+                "a failed request is thrown, not shown", "a cancel stops the requests in flight",
+                "a cancel ends the call promptly", "nothing is shown after a cancel",
+                "the cancel reaches the caller as CancellationError",
+            ],
             uses: "AccountLoader.showAccount(from:on:), async throws on the main actor",
             driver: """
                 import ExerciseChecks
@@ -84,6 +97,10 @@ public enum ExerciseCatalog {
         Exercise(
             id: "02", title: "a run-loop thread that sleeps", lesson: "02", folder: "02-sleeping-run-loop",
             files: ["WorkerThread.swift"], hints: 4,
+            checks: [
+                "jobs run on the worker thread, in order", "the idle thread sleeps",
+                "a job posted to the idle thread starts at once", "stop() ends the thread",
+            ],
             uses: "WorkerThread(), a RunLoopWorker: start(name:), post(_:) and stop(timeout:)",
             driver: """
                 import ExerciseChecks
@@ -92,13 +109,18 @@ public enum ExerciseCatalog {
                     Exercise02Checks.run {
                         let thread = WorkerThread()
                         thread.start(name: "exercise-02-worker")
-                        return Exercise02Checks.Worker(post: { thread.post($0) }, stop: { thread.stop(timeout: $0) })
+                        return Exercise02Checks.Worker(
+                            post: { thread.post($0) }, stop: { thread.stop(timeout: $0) }, turns: { thread.loopTurns })
                     })
 
                 """, threadSanitizedWorkload: false),
         Exercise(
             id: "03", title: "icons off the main thread", lesson: "03", folder: "03-icons-off-main",
-            files: ["IconLoader.swift"], hints: 3, uses: "IconLoader.loadIcons(for:into:using:imageQueue:)",
+            files: ["IconLoader.swift"], hints: 3,
+            checks: [
+                "fetches off the main thread", "the Screen never hangs", "every icon arrives",
+                "icons land on the right rows after a reload",
+            ], uses: "IconLoader.loadIcons(for:into:using:imageQueue:)",
             driver: """
                 import ExerciseChecks
                 import Lesson03Kit
@@ -111,6 +133,10 @@ public enum ExerciseCatalog {
         Exercise(
             id: "03a", title: "icons in a task group", lesson: "03", folder: "03a-icon-task-group",
             files: ["IconGroupLoader.swift"], hints: 4,
+            checks: [
+                "fetches `width` icons at once", "never more than `width` fetches at once", "every icon on its own row",
+                "icons set on the main thread", "the same rows as the serial loader",
+            ],
             uses: "IconGroupLoader.loadIcons(named:width:from:into:), async on the main actor",
             driver: """
                 import ExerciseChecks
@@ -123,6 +149,11 @@ public enum ExerciseCatalog {
         Exercise(
             id: "04", title: "gzip by hand", lesson: "04", folder: "04-gzip-by-hand",
             files: ["GzipByHand.swift"], hints: 3,
+            checks: [
+                "asks for gzip", "asks for identity when told to", "decodes a gzip body",
+                "leaves an identity body alone", "corrupt gzip is an error", "truncated gzip is an error",
+                "a dropped connection is an error",
+            ],
             uses: "GzipByHand.requestHeaders(acceptGzip:) and GzipByHand.decodedBody(of:)",
             driver: """
                 import ExerciseChecks
@@ -136,7 +167,11 @@ public enum ExerciseCatalog {
                 """, threadSanitizedWorkload: false),
         Exercise(
             id: "05", title: "pre-load the products once", lesson: "05", folder: "05-preload-cache",
-            files: ["OrderResolver.swift"], hints: 4, uses: "OrderResolver.resolve(_:using:)",
+            files: ["OrderResolver.swift"], hints: 4,
+            checks: [
+                "every order gets its own product", "one query, however many orders",
+                "an unknown product is an error, not a crash",
+            ], uses: "OrderResolver.resolve(_:using:)",
             driver: """
                 import ExerciseChecks
                 import Lesson05Kit
@@ -147,7 +182,11 @@ public enum ExerciseCatalog {
                 """, threadSanitizedWorkload: false),
         Exercise(
             id: "06", title: "upsert the flags, in batches", lesson: "06", folder: "06-upsert-flags",
-            files: ["FlagSaver.swift"], hints: 4, uses: "FlagSaver.saveFlags(_:into:)",
+            files: ["FlagSaver.swift"], hints: 4,
+            checks: [
+                "a row that exists keeps its message", "a row that exists stays the same row (its replies survive)",
+                "works under any variable limit", "multi-row statements sized from the limit, not one per pair",
+            ], uses: "FlagSaver.saveFlags(_:into:)",
             driver: """
                 import ExerciseChecks
                 import WorkshopCore
@@ -157,7 +196,13 @@ public enum ExerciseCatalog {
                 """, threadSanitizedWorkload: false),
         Exercise(
             id: "06a", title: "a writer actor, one transaction a batch", lesson: "06", folder: "06a-writer-actor",
-            files: ["FlagWriter.swift"], hints: 4, uses: "FlagWriter(path:) and its save(_:) (with await)",
+            files: ["FlagWriter.swift"], hints: 4,
+            checks: [
+                "a message is stored as typed, quotes and all", "saves from 8 tasks at once: every row is there",
+                "a reader never sees half a batch",
+                "a batch with a duplicate id is an error and saves none of its rows",
+                "the writer keeps working after a failed batch",
+            ], uses: "FlagWriter(path:) and its save(_:) (with await)",
             driver: """
                 import ExerciseChecks
 
@@ -170,7 +215,12 @@ public enum ExerciseCatalog {
                 """, threadSanitizedWorkload: false),
         Exercise(
             id: "07", title: "Japanese line-break rules", lesson: "07", folder: "07-line-breaks",
-            files: ["LineBreaker.swift"], hints: 4, uses: "LineBreaker.wrap(_:width:)",
+            files: ["LineBreaker.swift"], hints: 4,
+            checks: [
+                "no line starts with 、。」』）！？", "the article's poem with punctuation, at 8 cells",
+                "no line is wider than the width", "no character lost or moved",
+                "text without closing marks fills every line",
+            ], uses: "LineBreaker.wrap(_:width:)",
             driver: """
                 import ExerciseChecks
 
@@ -180,6 +230,7 @@ public enum ExerciseCatalog {
         Exercise(
             id: "R1", title: "a data race in a request counter", lesson: nil, folder: "R1-data-race",
             files: ["RequestCounter.swift"], hints: 4,
+            checks: ["counts every request (plain run)", "no data race under the thread sanitizer"],
             uses: "RequestCounter() with record(_:), count(of:) and total (an actor's with await)",
             driver: """
                 #if !WORKLOAD_ONLY
@@ -231,7 +282,12 @@ public enum ExerciseCatalog {
                 """, threadSanitizedWorkload: true),
         Exercise(
             id: "R2", title: "a cache actor that fetches twice", lesson: nil, folder: "R2-actor-reentrancy",
-            files: ["AvatarCache.swift"], hints: 4, uses: "AvatarCache(loader:) and its avatar(for:) (with await)",
+            files: ["AvatarCache.swift"], hints: 4,
+            checks: [
+                "each avatar is fetched once, however many ask at once",
+                "everyone asking for a name gets the same avatar", "a cached avatar costs no fetch",
+                "a failed fetch is not kept: the next ask fetches again",
+            ], uses: "AvatarCache(loader:) and its avatar(for:) (with await)",
             driver: """
                 import ExerciseChecks
 

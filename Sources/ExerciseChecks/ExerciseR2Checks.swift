@@ -13,10 +13,27 @@ public struct AvatarLoader: Sendable {
     /// Fetches so far, per name. A lock, not an actor: counting must add no suspension point
     /// of its own (the bug this exercise is about lives at suspension points).
     let fetches = Locked<[String: Int]>([:])
+    /// Callers that asked the cache so far, and how many are coming. No fetch answers before
+    /// they all have asked (or, once, `arrivalTimeout` passed): a cache that lets a second
+    /// caller start a second fetch shows it however slow the machine.
+    let arrivals = Locked((asked: 0, expected: 0))
+    let allAsked = AsyncGate()
+    static let arrivalTimeout = 1.0
 
-    init(latency: Double, failingOnce: String? = nil) {
+    init(latency: Double, failingOnce: String? = nil, callers: Int = 0) {
         self.latency = latency
         self.failingOnce = failingOnce
+        arrivals.withLock { $0.expected = callers }
+        if callers == 0 { allAsked.open() }
+    }
+
+    /// A caller is about to ask the cache.
+    func arrive() {
+        let all = arrivals.withLock { counts -> Bool in
+            counts.asked += 1
+            return counts.asked >= counts.expected
+        }
+        if all { allAsked.open() }
     }
 
     /// The avatar of `name`, after a network-like wait.
@@ -25,6 +42,7 @@ public struct AvatarLoader: Sendable {
             counts[name, default: 0] += 1
             return counts[name] ?? 0
         }
+        if try await !allAsked.wait(timeout: Self.arrivalTimeout) { allAsked.open() }
         try await Task.sleep(nanoseconds: UInt64(latency * 1e9))
         if name == failingOnce && number == 1 { throw Unavailable() }
         return "\(name)#\(number)"
@@ -45,11 +63,13 @@ public enum ExerciseR2Checks {
     public static let latency = 0.05
 
     /// Every name asked for by `callersPerName` tasks at once; the answers by name.
-    static func askAtOnce(_ avatar: @escaping Avatar, names: [String]) async -> [String: [String]] {
+    static func askAtOnce(_ avatar: @escaping Avatar, names: [String], loader: AvatarLoader) async -> [String: [String]]
+    {
         await withTaskGroup(of: (String, String).self) { group in
             for name in names {
                 for _ in 0..<callersPerName {
                     group.addTask {
+                        loader.arrive()
                         do {
                             return (name, try await avatar(name))
                         } catch {
@@ -70,16 +90,16 @@ public enum ExerciseR2Checks {
 
     /// Runs every check against caches made by `makeCache`.
     public static func run(_ makeCache: @escaping MakeCache) async -> [CheckResult] {
-        let loader = AvatarLoader(latency: latency)
+        let loader = AvatarLoader(latency: latency, callers: callersPerName * names.count)
         let avatar = makeCache(loader)
-        let answers = await askAtOnce(avatar, names: names)
+        let answers = await askAtOnce(avatar, names: names, loader: loader)
         let fetchedAtOnce = loader.counts
         let callers = callersPerName * names.count
         // Everyone asking for a name got the same avatar: the one and only fetch's.
         let split = names.filter { Set(answers[$0] ?? []).count != 1 }
 
         // Asked again once everything is in: from the cache, no fetch.
-        let again = await askAtOnce(avatar, names: names)
+        let again = await askAtOnce(avatar, names: names, loader: loader)
         let fetchedAgain = loader.counts
         // Each name's callers get one avatar, the one the cache kept.
         let keptOne = names.allSatisfy {

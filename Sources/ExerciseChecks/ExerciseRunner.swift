@@ -18,10 +18,37 @@ import WorkshopCore
 public struct ExerciseRunner: Sendable {
     public var toolchain: Toolchain
     public var compileTimeout: Double = 300
-    public var runTimeout: Double = 300
+    /// Seconds a check program may run before it is stopped and the check says so
+    /// (`defaultRunTimeout`: 20, or WORKSHOP_CHECK_TIMEOUT).
+    public var runTimeout: Double = ExerciseRunner.defaultRunTimeout
+    /// Bytes of memory a check program may take (`defaultMemoryLimit`: 2 GiB, or
+    /// WORKSHOP_CHECK_MEMORY_MB; nil: no limit). A thread-sanitized program gets none: the
+    /// sanitizer needs terabytes of address space.
+    public var memoryLimitBytes: Int? = ExerciseRunner.defaultMemoryLimit
+    /// Say what the runner itself writes (a time-out, memory) in Japanese.
+    public var japanese = false
 
     public init(toolchain: Toolchain = .current) {
         self.toolchain = toolchain
+    }
+
+    /// The variable that sets `runTimeout` (seconds, more than 0).
+    public static let timeoutVariable = "WORKSHOP_CHECK_TIMEOUT"
+    /// The variable that sets `memoryLimitBytes` (megabytes; 0: no limit).
+    public static let memoryVariable = "WORKSHOP_CHECK_MEMORY_MB"
+
+    /// 20 s, or WORKSHOP_CHECK_TIMEOUT when it holds a number of seconds above 0.
+    public static var defaultRunTimeout: Double {
+        let text = ProcessInfo.processInfo.environment[timeoutVariable] ?? ""
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { return 20 }
+        return seconds
+    }
+
+    /// 2 GiB, or WORKSHOP_CHECK_MEMORY_MB (0: no limit). Every reference passes with 512 MiB.
+    public static var defaultMemoryLimit: Int? {
+        let text = ProcessInfo.processInfo.environment[memoryVariable] ?? ""
+        guard let megabytes = Int(text), megabytes >= 0 else { return 2 << 30 }
+        return megabytes == 0 ? nil : megabytes << 20
     }
 
     /// What a check found, and what it cost.
@@ -31,8 +58,20 @@ public struct ExerciseRunner: Sendable {
         public var compiled = false
         public var compileSeconds = 0.0
         public var runSeconds = 0.0
+
+        public init(results: [CheckResult], compiled: Bool = false, compileSeconds: Double = 0, runSeconds: Double = 0)
+        {
+            self.results = results
+            self.compiled = compiled
+            self.compileSeconds = compileSeconds
+            self.runSeconds = runSeconds
+        }
+
         public var passed: Bool { !results.isEmpty && results.allSatisfy(\.passed) }
-        public var failed: [CheckResult] { results.filter { !$0.passed } }
+        /// The checks that ran and failed (not those that did not run).
+        public var failed: [CheckResult] { results.filter { !$0.passed && !$0.notRun } }
+        /// The checks the program did not get to (it crashed or hung first).
+        public var notRun: [CheckResult] { results.filter(\.notRun) }
     }
 
     /// The name of the check that every exercise has first.
@@ -93,13 +132,22 @@ public struct ExerciseRunner: Sendable {
             // Swift's crash reporter and the sanitizer fight over a crashing process (the
             // reporter then dies of SIGSEGV, or the sanitizer exits 66), hiding the real signal.
             environment["SWIFT_BACKTRACE"] = "enable=no"
+        } else {
+            // Every thread's backtrace, on a crash and on the SIGILL that ends a program that
+            // did not finish in time: the learner's frame may be on any of them.
+            environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=all,color=no"
         }
+        // The program's own children (R1's workloads) end before it is stopped.
+        environment[Subprocess.deadlineVariable] = String(Date().timeIntervalSince1970 + runTimeout)
+        let memory: Subprocess.MemoryLimit =
+            toolchain.threadSanitizer ? .inherit : memoryLimitBytes.map { .bytes($0) } ?? .inherit
 
         let ran = monotonicSeconds()
         let outcome: Subprocess.Outcome
         do {
             outcome = try Subprocess.run(
-                built.path, [], environment: environment, currentDirectory: cacheDirectory.path, timeout: runTimeout)
+                built.path, [], environment: environment, currentDirectory: cacheDirectory.path, timeout: runTimeout,
+                memoryLimit: memory, backtraceOnTimeout: !toolchain.threadSanitizer)
         } catch {
             return Report(results: [
                 CheckResult(
@@ -109,7 +157,10 @@ public struct ExerciseRunner: Sendable {
         }
         let compiledResult = CheckResult(
             name: Self.compileCheck, passed: true, expected: compileExpected, got: one ? "it does" : "they do", hint: 0)
-        let results = ExerciseDriver.results(in: outcome.stdout) ?? [crashResult(outcome, hints: hints)]
+        let results =
+            ExerciseDriver.results(in: outcome.stdout)
+            ?? [stoppedResult(outcome, exercise: exercise, sources: sources, hints: hints)]
+            + exercise.checks.map(CheckResult.notRun)
         return Report(
             results: [compiledResult] + results, compiled: compiled, compileSeconds: compileSeconds,
             runSeconds: monotonicSeconds() - ran)
@@ -220,11 +271,21 @@ public struct ExerciseRunner: Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    /// Size and time of the support library: a rebuilt library means new builds.
+    /// What a driver was compiled against, by content: the module files of every module in the
+    /// support library (ExerciseChecks, WorkshopCore, the lessons' kits) and the system
+    /// libraries' module maps. A relink that changes nothing a driver sees (same bytes, new
+    /// time) keeps every build; a change to a module's declarations makes new ones. A changed
+    /// function body alone needs none: the driver loads the library anew each run.
     var libraryStamp: String {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: toolchain.supportLibrary.path)
-        let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(attributes?[.size] as? Int ?? 0) \(time)"
+        let modules = toolchain.binDirectory.appendingPathComponent("Modules")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: modules.path)) ?? []
+        var files = names.filter { name in
+            name == "ExerciseChecks.swiftmodule" || name == "WorkshopCore.swiftmodule"
+                || (name.hasPrefix("Lesson") && name.hasSuffix("Kit.swiftmodule"))
+        }.sorted().map { modules.appendingPathComponent($0).path }
+        if files.isEmpty { files = [toolchain.supportLibrary.path] }  // another layout: the library itself
+        files += toolchain.moduleMapDirectories.map { $0 + "/module.modulemap" }
+        return files.map { ContentHash.of(file: $0) }.joined(separator: " ")
     }
 
     /// The compiler's first errors, each with its source line and caret; nil when it printed none.
@@ -249,7 +310,91 @@ public struct ExerciseRunner: Sendable {
 
     // MARK: - A driver that ended without results
 
-    /// The driver crashed, trapped or hung before it printed its results.
+    /// The name of the failed check of a program that did not finish in time.
+    public static let finishCheck = "your code finishes"
+    /// The name of the failed check of a program that crashed.
+    public static let crashCheck = "your code runs without a crash"
+
+    /// The driver crashed, trapped, ran out of memory or hung before it printed its results.
+    func stoppedResult(
+        _ outcome: Subprocess.Outcome, exercise: Exercise, sources: [String: Data], hints: [String]
+    ) -> CheckResult {
+        let lines = outcome.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let site = Self.crashSite(lines)
+        if outcome.timedOut {
+            let seconds = Self.seconds(runTimeout)
+            let byo = Self.seconds(runTimeout, unit: "秒")
+            // The backtrace names the function and file; the line when the loop has one
+            // (`while true {}` has none), else the file's first TODO is where to look.
+            let lined = site.map { $0.range(of: #"\.swift:\d+"#, options: .regularExpression) != nil } ?? false
+            var place = site.map { say("It was in \($0).", "止まっていた場所: \($0)。") } ?? ""
+            if !lined {
+                place += say(
+                    (site == nil ? "" : " ") + "Look at \(Self.firstTodo(exercise, sources)).",
+                    "\(Self.firstTodo(exercise, sources, japanese: true)) を見てください。")
+            }
+            return CheckResult(
+                name: Self.finishCheck, passed: false,
+                expected: say(
+                    "the checks end within \(seconds) (more time: --timeout or \(Self.timeoutVariable))",
+                    "チェックが \(byo)以内に終わる（延ばすには --timeout か \(Self.timeoutVariable)）"),
+                got: say(
+                    "your code did not finish in \(seconds): an endless loop, or a wait nothing ends? ",
+                    "あなたのコードが \(byo)以内に終わりませんでした。無限ループか、何も終わらせない待ちになっていませんか？ ")
+                    + place,
+                hint: 0)
+        }
+        if let failure = lines.first(where: Self.isOutOfMemory), let limit = memoryLimitBytes,
+            !toolchain.threadSanitizer
+        {
+            let size = Self.gigabytes(limit)
+            let message = failure.replacingOccurrences(of: "Fatal error: ", with: "")
+            return CheckResult(
+                name: Self.crashCheck, passed: false,
+                expected: say(
+                    "the checks run within \(size) of memory (more: \(Self.memoryVariable))",
+                    "チェックがメモリ \(size) 以内で動く（増やすには \(Self.memoryVariable)）"),
+                got: say(
+                    "your code asked for more memory than a check may take (\(size)): \(message). "
+                        + "An allocation far too large, or a collection that grows without end?",
+                    "チェックで使えるメモリ（\(size)）を超えて確保しようとしました: \(message)。"
+                        + "大きすぎる確保か、際限なく増え続けるコレクションになっていませんか？")
+                    + (site.map { say(" It was at \($0).", " 場所: \($0)。") } ?? ""),
+                hint: 0)
+        }
+        return crashResult(outcome, hints: hints)
+    }
+
+    /// English or Japanese, as the runner speaks.
+    func say(_ english: String, _ japanese: String) -> String { self.japanese ? japanese : english }
+
+    /// "20 s", "2.5 s"; "20 秒" with `unit: "秒"`.
+    static func seconds(_ value: Double, unit: String = "s") -> String {
+        (value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value)) + " " + unit
+    }
+
+    static func gigabytes(_ bytes: Int) -> String {
+        bytes % (1 << 30) == 0 ? "\(bytes >> 30) GB" : "\(bytes >> 20) MB"
+    }
+
+    /// The Swift runtime's words when an allocation fails ("Fatal error: failed to allocate
+    /// 10000000032 bytes of memory with alignment 8"), and C's and C++'s.
+    static func isOutOfMemory(_ line: String) -> Bool {
+        line.contains("failed to allocate") || line.contains("Could not allocate memory")
+            || line.contains("std::bad_alloc") || line.contains("out of memory")
+    }
+
+    /// "Exercises/05-preload-cache/OrderResolver.swift (its first TODO is on line 12)".
+    static func firstTodo(_ exercise: Exercise, _ sources: [String: Data], japanese: Bool = false) -> String {
+        let file = exercise.files[0]
+        let text = String(decoding: sources[file] ?? Data(), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let path = exercise.directory + "/" + file
+        guard let index = lines.firstIndex(where: { $0.contains("TODO") }) else { return path }
+        return japanese ? "\(path)（最初の TODO は \(index + 1) 行目）" : "\(path) (its first TODO is on line \(index + 1))"
+    }
+
+    /// The driver crashed or trapped before it printed its results.
     func crashResult(_ outcome: Subprocess.Outcome, hints: [String]) -> CheckResult {
         let lines = outcome.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         // Swift's crash reporter names the signal first ("*** Signal 4: Backtracing...").
@@ -284,8 +429,7 @@ public struct ExerciseRunner: Sendable {
         {
             hint = index + 1  // the hint that talks about the main queue, if the exercise has one
         }
-        return CheckResult(
-            name: "your code runs without a crash", passed: false, expected: expected, got: got, hint: hint)
+        return CheckResult(name: Self.crashCheck, passed: false, expected: expected, got: got, hint: hint)
     }
 
     /// The first frame of a crash's backtrace in the learner's files:

@@ -19,6 +19,10 @@ open class RunLoopWorker: @unchecked Sendable {
     /// Guards what other threads touch: the queued jobs and this thread's run loop.
     private let inbox = Locked(Inbox())
     private let ready = DispatchSemaphore(value: 0)
+    /// How many times the loop has gone round (`runOnce` returned), read by the checks from
+    /// another thread: a loop that sleeps until there is work hardly turns while idle; one that
+    /// polls turns at every poll, however busy the machine is.
+    private let turns = Locked(0)
     private let exited = DispatchSemaphore(value: 0)
     /// Set by `stop()`'s job, read by the loop: both on the worker thread.
     private var stopping = false
@@ -63,6 +67,9 @@ open class RunLoopWorker: @unchecked Sendable {
         return true
     }
 
+    /// How many times the loop has gone round so far (`runOnce` returned).
+    public var loopTurns: Int { turns.current }
+
     /// Called once on the worker thread, before the loop starts.
     open func prepareLoop() {}
 
@@ -78,6 +85,7 @@ open class RunLoopWorker: @unchecked Sendable {
         ready.signal()
         while !stopping {
             runOnce()
+            turns.withLock { $0 += 1 }
         }
         exited.signal()
     }

@@ -48,13 +48,16 @@ struct FixtureServerCommand: ParsableCommand {
             valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("TCP port, 0...65535 (0 picks a free one).", valueName: "port"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("TCP port, 0...65535 (0 picks a free one).", valueName: "port"))
     var port = 8080
 
-    @Option(help: ArgumentHelp("Seconds to wait before each response, 0...60.", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds to wait before each response, 0...60.", valueName: "seconds"))
     var latency: Double = 0
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Bytes per second for responses, 0 or more (0 = no limit).", valueName: "bytes-per-second"))
     var bandwidth: Int = 0
 
@@ -62,6 +65,7 @@ struct FixtureServerCommand: ParsableCommand {
     var gzip = true
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Send Cache-Control: max-age=N with every 200 response, 0 or more (default: none).", valueName: "seconds"))
     var maxAge: Int?
@@ -73,16 +77,19 @@ struct FixtureServerCommand: ParsableCommand {
     var fault: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Share of requests --fault hits, 0...1 (1 = every one), chosen deterministically.", valueName: "rate"))
     var faultRate: Double = 1
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Connections served at once, 1...10000; one more gets 503 at once.", valueName: "count"))
     var maxConnections = ServerKnobs.defaultMaxConnections
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a client has to send a whole request, 0.1...3600; silent, dribbling and idle clients are closed after it.",
             valueName: "seconds"))
@@ -93,13 +100,18 @@ struct FixtureServerCommand: ParsableCommand {
             "Run a load against a server of its own (these settings, a free port), print requests/s and p50/p99, exit.")
     var selfCheck = false
 
-    @Option(help: ArgumentHelp("With --self-check: clients at once, 1...1000 (default: 64).", valueName: "count"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("With --self-check: clients at once, 1...1000 (default: 64).", valueName: "count"))
     var clients: Int?
 
-    @Option(help: ArgumentHelp("With --self-check: requests per client, 1...100000 (default: 50).", valueName: "count"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("With --self-check: requests per client, 1...100000 (default: 50).", valueName: "count"))
     var requests: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --self-check: silent connections held open during the load, 0...1000 (default: 10).",
             valueName: "count"))

@@ -22,14 +22,16 @@ struct Lesson01: LessonProgram, NetworkDefaults {
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson01>
-    @Option(help: ArgumentHelp("Items to fetch after logging in (1-100).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Items to fetch after logging in (1-100).", valueName: "n"))
     var items = 6
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "maxConcurrentOperationCount of the threaded variant's queue, and the async variant's task group width (1-16).",
             valueName: "k"))
     var width = 2
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds the server takes for the slow item, the one the user cancels (0-30).", valueName: "seconds"))
     var slowLatency = 2.0

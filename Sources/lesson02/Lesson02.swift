@@ -29,7 +29,9 @@ struct Lesson02: LessonProgram, NetworkDefaults {
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson02>
-    @Option(help: ArgumentHelp("Items in the feed (1-5000; 140 items is about 1,000 lines of XML).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Items in the feed (1-5000; 140 items is about 1,000 lines of XML).", valueName: "n"))
     var items = FeedAPI.defaultItems
     @Flag(
         inversion: .prefixedNo,

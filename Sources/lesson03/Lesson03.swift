@@ -27,16 +27,19 @@ struct Lesson03: LessonProgram, NetworkDefaults {
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson03>
 
-    @Option(help: ArgumentHelp("Timeline entries to fetch (1-500).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Timeline entries to fetch (1-500).", valueName: "n"))
     var rows = 20
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Icon fetches that may run at once in the threaded and async variants (1-16; the article's serial image queue is 1).",
             valueName: "k"))
     var imageWidth = 1
 
-    @Option(help: ArgumentHelp("Rows that fit on the screen; only they get icons (1-500).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Rows that fit on the screen; only they get icons (1-500).", valueName: "n"))
     var visibleRows = 8
 
     @Option(

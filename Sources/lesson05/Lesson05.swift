@@ -27,13 +27,16 @@ struct Lesson05: LessonProgram, NetworkDefaults {
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson05>
 
-    @Option(help: ArgumentHelp("Products in the local database (100-200000).", valueName: "k"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Products in the local database (100-200000).", valueName: "k"))
     var products = 5_000
 
-    @Option(help: ArgumentHelp("Orders the API returns, each naming one product (1-50000).", valueName: "m"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Orders the API returns, each naming one product (1-50000).", valueName: "m"))
     var orders = 3_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Cache-Control max-age the in-process server sends (0-3600 s; 0 sends none, so every relaunch revalidates).",
             valueName: "seconds"))

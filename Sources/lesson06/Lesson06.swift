@@ -24,7 +24,7 @@ struct Lesson06: LessonProgram {
 
     @OptionGroup var common: LessonOptions
 
-    @Option(help: ArgumentHelp("Rows to upsert in the bulk save (1-1000000).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Rows to upsert in the bulk save (1-1000000).", valueName: "n"))
     var rows = 100_000
 
     @Flag(
@@ -33,16 +33,20 @@ struct Lesson06: LessonProgram {
     )
     var full = false
 
-    @Option(help: ArgumentHelp("Rows per transaction in the multi-row strategy (1-1000000).", valueName: "k"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Rows per transaction in the multi-row strategy (1-1000000).", valueName: "k"))
     var batchRows = 10_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more).",
             valueName: "values"))
     var variableLimit: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Extra seconds each commit takes, to play a slow phone's storage (0-1).", valueName: "seconds"))
     var commitLatency = 0.0

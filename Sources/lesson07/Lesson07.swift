@@ -25,17 +25,20 @@ struct Lesson07: LessonProgram {
     @OptionGroup var common: LessonOptions
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Width of the drawn screen and of the table, in terminal columns (20-200).", valueName: "n"))
     var width = 40
 
-    @Option(help: ArgumentHelp("Rows whose heights are measured (1-100000).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Rows whose heights are measured (1-100000).", valueName: "n"))
     var rows = 10_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Rows the threaded variant measures per trip to the main queue (1-100000).", valueName: "n"))
     var chunkSize = 500
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Chunks the async variant's task group measures at once (1-8; 1 is the threaded variant's one queue).",
             valueName: "n"))

@@ -18,16 +18,21 @@ struct Check: ParsableCommand {
     @Flag(help: "Do not build the checks' library first, even when it looks out of date.")
     var noBuild = false
 
+    @OptionGroup var limits: CheckLimits
     @OptionGroup var language: LanguageOption
 
     func run() throws {
-        let workspace = Workspace.locate()
+        var workspace = Workspace.locate()
+        // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
+        if let exercise { workspace.rebuildSkips = [exercise.id] }
         guard let exercise = exercise ?? workspace.current(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }
         workspace.setCurrent(exercise.id)
-        if !Self.checkAndReport(exercise, in: workspace, buildLibrary: !noBuild) { throw ExitCode(1) }
+        if !Self.checkAndReport(exercise, in: workspace, buildLibrary: !noBuild, limits: limits) {
+            throw ExitCode(1)
+        }
     }
 
     /// Runs the checks on the learner's files, prints them, records the outcome; true when all
@@ -35,20 +40,21 @@ struct Check: ParsableCommand {
     /// "exercise 03: 2 of 3 checks fail".
     @discardableResult
     static func checkAndReport(
-        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, quiet: Bool = false
+        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, limits: CheckLimits, quiet: Bool = false
     ) -> Bool {
-        let results = run(exercise, in: workspace, buildLibrary: buildLibrary, quiet: quiet)
-        let failed = results.filter { !$0.passed }.count
-        Style.line(Text.verdict(exercise.id, failed: failed, of: results.count))
+        let results = run(exercise, in: workspace, buildLibrary: buildLibrary, limits: limits, quiet: quiet)
+        let notRun = results.filter(\.notRun).count
+        let failed = results.filter { !$0.passed && !$0.notRun }.count
+        Style.line(Text.verdict(exercise.id, failed: failed, of: results.count, notRun: notRun))
         return passed(results)
     }
 
     static func passed(_ results: [CheckResult]) -> Bool { !results.isEmpty && results.allSatisfy(\.passed) }
 
     /// The checks' results, printed (all of them, or with `quiet` only the failures) and recorded.
-    static func run(_ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, quiet: Bool = false)
-        -> [CheckResult]
-    {
+    static func run(
+        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, limits: CheckLimits, quiet: Bool = false
+    ) -> [CheckResult] {
         let toolchain = Toolchain.current
         if !quiet {
             Style.line(
@@ -62,8 +68,7 @@ struct Check: ParsableCommand {
             print([problem], of: exercise)  // not the learner's doing: nothing recorded
             return [problem]
         }
-        let report = ExerciseRunner(toolchain: toolchain).check(
-            exercise, sources: sources, hints: workspace.hints(for: exercise))
+        let report = limits.runner(toolchain).check(exercise, sources: sources, hints: workspace.hints(for: exercise))
         print(quiet ? report.failed : report.results, of: exercise)
         workspace.updateProgress { progress in
             var record = progress.exercises[exercise.id] ?? Progress.Record()
@@ -84,6 +89,10 @@ struct Check: ParsableCommand {
 
     static func print(_ results: [CheckResult], of exercise: Exercise) {
         for result in results {
+            if result.notRun {
+                Style.line(Style.dim("  --    \(result.name)  " + Text.notRun))
+                continue
+            }
             if result.passed {
                 Style.line("  \(Style.green("ok"))    \(result.name)")
                 continue

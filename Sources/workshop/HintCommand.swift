@@ -12,6 +12,12 @@ struct Hint: ParsableCommand {
         transform: exerciseArgument)
     var exercise: Exercise?
 
+    @Argument(
+        help: ArgumentHelp(
+            "Show up to this hint at once, e.g. the one a failed check names (`workshop hint 05 4`).",
+            valueName: "hint"))
+    var number: Int?
+
     @Flag(help: "Show every hint at once.")
     var all = false
 
@@ -27,18 +33,29 @@ struct Hint: ParsableCommand {
         guard !hints.isEmpty else {
             throw WorkshopFailure(Text.noHints(workspace.document(exercise, "hints")))
         }
+        if let number, !(1...hints.count).contains(number) {
+            throw WorkshopFailure(Text.noSuchHint(number, exercise.id, count: hints.count))
+        }
         var shown = 0
         workspace.updateProgress { progress in
             progress.current = exercise.id
             var record = progress.exercises[exercise.id] ?? Progress.Record()
-            record.hintsShown = all ? hints.count : min(hints.count, record.hintsShown + 1)
+            if all {
+                record.hintsShown = hints.count
+            } else if let number {
+                record.hintsShown = max(record.hintsShown, number)
+            } else {
+                record.hintsShown = min(hints.count, record.hintsShown + 1)
+            }
             shown = record.hintsShown
             progress.exercises[exercise.id] = record
         }
+        // The hint asked for stands out; the ones before it are dimmed.
+        let newest = number ?? shown
         Style.line(Style.bold(Text.hintsHeader(exercise, shown: shown, of: hints.count)))
         for (index, hint) in hints.prefix(shown).enumerated() {
             Style.line()
-            Style.line(index == shown - 1 ? hint : Style.dim(hint))
+            Style.line(index == newest - 1 ? hint : Style.dim(hint))
         }
         Style.line()
         Style.line(

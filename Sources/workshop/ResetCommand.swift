@@ -56,8 +56,20 @@ struct Reset: ParsableCommand {
                 }
             }
         }
+        // Hints start over for every exercise reset, changed or not.
+        // (Read as stored: a missing progress file has no hints to forget, nothing to rebuild for.)
+        var stored = Progress()
+        if case .read(let progress) = Progress.read(workspace.progressFile) { stored = progress }
+        let hinted = exercises.filter { (stored.exercises[$0.id]?.hintsShown ?? 0) > 0 }.map(\.id)
         guard !changes.isEmpty else {
-            Style.line(Text.alreadyShipped(exercises.flatMap(\.paths).joined(separator: ", ")))
+            if !hinted.isEmpty {
+                workspace.updateProgress { progress in
+                    for id in hinted { progress.exercises[id]?.hintsShown = 0 }
+                }
+            }
+            Style.line(
+                Text.alreadyShipped(exercises.flatMap(\.paths).joined(separator: ", "))
+                    + (hinted.isEmpty ? "" : " " + Text.hintsStartOver))
             return
         }
         let names = changes.map(\.path).joined(separator: ", ")
@@ -72,25 +84,31 @@ struct Reset: ParsableCommand {
                 return
             }
         }
-        var notes: [String] = []
+        // One line per file: where it is now (path:line of its first TODO again) and where
+        // the learner's version went.
+        var lines: [String] = []
         for change in changes {
             // The learner's version is saved before anything is written over it.
+            var backup: String?
             if let current = change.learner {
-                let backup = try Self.backup(current, named: change.file, of: change.exercise, in: workspace)
-                notes.append(Text.yourVersion(backup))
+                backup = try Self.backup(current, named: change.file, of: change.exercise, in: workspace)
             }
             try change.shipped.write(to: URL(fileURLWithPath: workspace.path(change.path)), options: .atomic)
+            let location =
+                workspace.locations(change.exercise).first { $0.hasPrefix(change.path + ":") } ?? change.path
+            lines.append("  " + location + "  " + (backup.map(Text.yourVersion) ?? Text.wasMissing))
         }
         workspace.updateProgress { progress in
             for id in Set(changes.map(\.exercise.id)) {
                 progress.exercises[id]?.checkedFingerprint = nil
                 progress.exercises[id]?.passed = false
             }
+            for exercise in exercises { progress.exercises[exercise.id]?.hintsShown = 0 }
+            // Every exercise back as shipped: start over from the first one not passed.
+            if all { progress.current = nil }
         }
-        // Named as path:line again: the line of the first TODO of the file as shipped.
-        let restored = Set(changes.map(\.exercise.id))
-        let locations = exercises.filter { restored.contains($0.id) }.flatMap(workspace.locations)
-        Style.line(Text.restored(locations.joined(separator: ", ")) + notes.map { " " + $0 }.joined())
+        Style.line(Text.restoredHeader(changes.count))
+        for line in lines { Style.line(line) }
     }
 
     /// Copies the learner's version to .workshop-backups/<exercise folder>/<File>-<time>.swift.

@@ -32,27 +32,19 @@ struct Start: ParsableCommand {
     }
 }
 
-/// `workshop next`: the next exercise not passed yet after the current one becomes current.
+/// `workshop next`: the exercise `list` names after "Next:" becomes current: the current one
+/// until it passes, then the next one not passed yet.
 struct Next: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Move on: the next exercise not passed yet (after the current one) becomes the current one.")
+        abstract:
+            "Go to what `list` calls next: the current exercise until it passes, then the next one not passed yet.")
 
     @OptionGroup var editor: EditOptions
     @OptionGroup var language: LanguageOption
 
     func run() throws {
         let workspace = Workspace.locate()
-        let progress = workspace.progress()
-        let following: Exercise?
-        if let id = progress.current, let current = ExerciseCatalog.exercise(id: id) {
-            // The current one itself when it is the only one left.
-            following =
-                workspace.next(after: current, progress: progress)
-                ?? (workspace.state(current, progress: progress).status == .done ? nil : current)
-        } else {
-            following = workspace.states(progress: progress).first { $0.status != .done }?.exercise
-        }
-        guard let following else {
+        guard let following = workspace.upNext(progress: workspace.progress()) else {
             Style.line(Text.nothingLeft)
             return
         }

@@ -47,15 +47,21 @@ enum SupportLibrary {
     }
 
     /// The library is built the way this program was (with or without the thread sanitizer),
-    /// and it (or the last build of it) is newer than Package.swift and every Swift file under Sources/.
+    /// and it (or the last build of it) is newer than Package.swift and every Swift file of the
+    /// targets in it (Sources/ExerciseChecks, WorkshopCore, the lessons' kits; not the programs).
     static func isCurrent(_ toolchain: Toolchain) -> Bool {
         guard toolchain.libraryMatches, let library = modified(toolchain.supportLibrary.path) else { return false }
         let built = max(library, modified(stamp(toolchain).path) ?? .distantPast)
         var inputs = [toolchain.packageRoot.appendingPathComponent("Package.swift").path]
         let sources = toolchain.packageRoot.appendingPathComponent("Sources")
-        if let walker = FileManager.default.enumerator(atPath: sources.path) {
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []).filter {
+            $0 == "ExerciseChecks" || $0 == "WorkshopCore" || ($0.hasPrefix("Lesson") && $0.hasSuffix("Kit"))
+        }
+        for folder in folders {
+            guard let walker = FileManager.default.enumerator(atPath: sources.appendingPathComponent(folder).path)
+            else { continue }
             for case let file as String in walker where file.hasSuffix(".swift") {
-                inputs.append(sources.appendingPathComponent(file).path)
+                inputs.append(sources.appendingPathComponent(folder + "/" + file).path)
             }
         }
         return inputs.allSatisfy { (modified($0) ?? .distantPast) <= built }

@@ -146,8 +146,8 @@ enum Text {
     static let got = pick("got:", "結果:")
     static func hintHelps(_ hint: Int, _ id: String) -> String {
         pick(
-            "hint \(hint) helps here: swift run workshop hint \(id)",
-            "ヒント \(hint) が役に立ちます: swift run workshop hint \(id)")
+            "hint \(hint) helps here: swift run workshop hint \(id) \(hint)",
+            "ヒント \(hint) が役に立ちます: swift run workshop hint \(id) \(hint)")
     }
     static func timings(compiled: Double?, ran: Double?) -> String {
         let compile =
@@ -159,19 +159,74 @@ enum Text {
             String(format: "（\(compile)、チェック実行 %.1f 秒）", ran))
     }
     static func allPass(_ count: Int) -> String {
-        pick("All \(count) checks pass.", "\(count) 件のチェックすべてに合格しました。")
+        pick(count == 1 ? "The 1 check passes." : "All \(count) checks pass.", "\(count) 件のチェックすべてに合格しました。")
     }
+    /// After a check the program did not get to (it crashed or hung first).
+    static let notRun = pick("(not run: the program stopped before it)", "（未実行: その前にプログラムが止まりました）")
     static let readTheFirstFail = pick(
         "Read the first FAIL above, change your file, check again.",
         "上の最初の FAIL を読んで、ファイルを直し、もう一度チェックしましょう。")
     /// The unmistakable last line of a check.
-    static func verdict(_ id: String, failed: Int, of total: Int) -> String {
-        if failed == 0 { return pick("exercise \(id) passed", "演習 \(id) 合格") }
+    static func verdict(_ id: String, failed: Int, of total: Int, notRun: Int = 0) -> String {
+        if failed == 0 && notRun == 0 { return pick("exercise \(id) passed", "演習 \(id) 合格") }
         return pick(
-            "exercise \(id): \(failed) of \(total) checks \(failed == 1 ? "fails" : "fail")",
-            "演習 \(id): \(total) 件中 \(failed) 件のチェックが失敗")
+            "exercise \(id): \(failed) of \(total) \(total == 1 ? "check" : "checks") \(failed == 1 ? "fails" : "fail")"
+                + (notRun > 0 ? ", \(notRun) not run" : ""),
+            "演習 \(id): \(total) 件中 \(failed) 件のチェックが失敗" + (notRun > 0 ? "、\(notRun) 件は未実行" : ""))
     }
     static let buildingLibrary = pick("Building the checks' library first:", "まずチェック用ライブラリをビルドします:")
+
+    // MARK: verify
+
+    static func busyStarted(_ count: Int) -> String {
+        pick(
+            "Keeping \(count == 1 ? "1 core" : "\(count) cores") busy meanwhile (\(count == 1 ? "a process" : "processes") "
+                + "like `yes > /dev/null`, stopped at the end or on Ctrl-C).",
+            "その間 \(count) コアをふさぎます（`yes > /dev/null` のようなプロセス。終了時や Ctrl-C で止めます）。")
+    }
+    static func round(_ round: Int, of total: Int, jobs: Int) -> String {
+        pick(
+            "Round \(round) of \(total): every copy as shipped and every reference, \(jobs) at a time...",
+            "\(total) 回中 \(round) 回目: 配布時のコピーと模範解答をすべて、\(jobs) 個ずつ並行して...")
+    }
+    static func verifyPassed(_ ids: [String], repeats: Int) -> String {
+        let what =
+            ids.count == 1
+            ? pick(
+                "verify: exercise \(ids[0]) ships unsolved and its reference passes",
+                "verify: 演習 \(ids[0]) は未解答で配布され、模範解答は合格します")
+            : pick(
+                "verify: all \(ids.count) exercises ship unsolved and their references pass",
+                "verify: \(ids.count) 件の演習すべてが未解答で配布され、模範解答はすべて合格します")
+        guard repeats > 1 else { return what }
+        return what + pick(", in each of \(repeats) rounds", "（\(repeats) 回とも）")
+    }
+    /// "verify: not right: R1 (1 of 1 exercise; " + figures + ")."
+    static func verifyFailed(_ bad: [String], of total: Int, figures: String) -> String {
+        pick(
+            "verify: not right: \(bad.joined(separator: ", ")) "
+                + "(\(bad.count) of \(total == 1 ? "1 exercise" : "\(total) exercises"); \(figures)).",
+            "verify: 問題あり: \(bad.joined(separator: ", "))（\(total) 件中 \(bad.count) 件、\(figures)）。")
+    }
+    /// "41 s; 2 at a time; rounds 19, 9, 9 s; 2 busy cores; slowest reference run: 03a, 1.2 s".
+    static func verifyFigures(
+        seconds: Double, rounds: [Double], jobs: Int, busy: Int, slowestReference: (String, Double)?
+    ) -> String {
+        var parts = [String(format: "%.0f s", seconds)]
+        parts.append(pick("\(jobs) at a time", "並行 \(jobs)"))
+        if rounds.count > 1 {
+            let each = rounds.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+            parts.append(pick("rounds \(each) s", "各回 \(each) 秒"))
+        }
+        if busy > 0 { parts.append(pick(busy == 1 ? "1 busy core" : "\(busy) busy cores", "ビジーなコア \(busy) 個")) }
+        if let (id, slowest) = slowestReference, slowest > 0 {
+            parts.append(
+                pick(
+                    String(format: "slowest reference run: %@, %.1f s", id, slowest),
+                    String(format: "一番遅い模範解答のチェック: %@、%.1f 秒", id, slowest)))
+        }
+        return parts.joined(separator: pick("; ", "、"))
+    }
 
     // MARK: hint
 
@@ -191,6 +246,11 @@ enum Text {
             "That was the last hint. \(readme) says what each check wants.",
             "これが最後のヒントです。各チェックが何を求めているかは \(readme) にあります。")
     }
+    static func noSuchHint(_ number: Int, _ id: String, count: Int) -> String {
+        pick(
+            "exercise \(id) has \(count == 1 ? "1 hint" : "\(count) hints"): ask for 1 to \(count) (got \(number))",
+            "演習 \(id) のヒントは \(count) 件です: 1 から \(count) で指定してください（指定: \(number)）")
+    }
     static func noHints(_ file: String) -> String {
         pick("no numbered hints in \(file)", "\(file) に番号付きのヒントがありません")
     }
@@ -206,10 +266,14 @@ enum Text {
     static func alreadyShipped(_ names: String) -> String {
         pick("\(names) already as shipped. Nothing to do.", "\(names) はすでに配布時のままです。何もしません。")
     }
-    static func restored(_ names: String) -> String {
-        pick("Restored \(names) as shipped.", "\(names) を配布時の状態に戻しました。")
+    static func restoredHeader(_ count: Int) -> String {
+        pick(
+            "Restored \(count == 1 ? "1 file" : "\(count) files") as shipped; hints start over:",
+            "\(count) 個のファイルを配布時の状態に戻しました。ヒントも最初からです:")
     }
-    static func yourVersion(_ backup: String) -> String { pick("Your version: \(backup)", "あなたの版: \(backup)") }
+    static let hintsStartOver = pick("Hints start over.", "ヒントは最初からにしました。")
+    static func yourVersion(_ backup: String) -> String { pick("your version: \(backup)", "あなたの版: \(backup)") }
+    static let wasMissing = pick("(it was missing)", "（ファイルがありませんでした）")
     static func resetNeedsYes(_ command: String) -> String {
         pick(
             "reset needs a yes and there is no terminal to ask: run `\(command) --yes`",

@@ -9,6 +9,10 @@ import WorkshopCore
 ///   one check, or the checks test nothing;
 /// - the reference solution (Tests/ExerciseFiles/<folder>/solution) passes every check;
 /// - the learner's files in Exercises/ are the copies as shipped (a room ready to start).
+///
+/// The exercises are compiled and checked several at a time (`--jobs`). `--repeat` and
+/// `--busy-cores` make it the proof that the checks hold on a busy laptop: every reference
+/// passes and every copy as shipped fails in each of N rounds, with K cores kept busy.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
@@ -23,14 +27,56 @@ struct Verify: ParsableCommand {
     @Flag(help: "Do not build the checks' library first.")
     var noBuild = false
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Check everything this many times (1-100); each round must pass.", valueName: "n"))
+    var `repeat` = 1
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Keep this many cores busy meanwhile (0-64), as other programs would: the checks must hold under load.",
+            valueName: "n"))
+    var busyCores = 0
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Exercises checked at once (1-32; default: twice the number of cores, 2 to 8).", valueName: "n"))
+    var jobs: Int?
+
+    @OptionGroup var limits: CheckLimits
     @OptionGroup var language: LanguageOption
 
-    struct Row {
-        var id: String
-        var learner: String
-        var shipped: String
-        var reference: String
-        var ok: Bool
+    func validate() throws {
+        guard (1...100).contains(`repeat`) else {
+            throw ValidationError("--repeat must be between 1 and 100 (got \(`repeat`))")
+        }
+        guard (0...64).contains(busyCores) else {
+            throw ValidationError("--busy-cores must be between 0 and 64 (got \(busyCores))")
+        }
+        if let jobs, !(1...32).contains(jobs) {
+            throw ValidationError("--jobs must be between 1 and 32 (got \(jobs))")
+        }
+    }
+
+    /// One check to make: an exercise's copy as shipped or its reference.
+    struct Job {
+        enum Kind { case shipped, reference }
+        var exercise: Exercise
+        var kind: Kind
+        var sources: [String: Data]
+    }
+
+    /// What one exercise came to over every round.
+    struct Tally {
+        var shippedFailed = 0
+        var shippedProblem: String?
+        var shippedSummary = ""
+        var referencePassed = 0
+        var referenceProblem: String?
+        var referenceSummary = ""
+        var slowestReference = 0.0
     }
 
     func run() throws {
@@ -40,57 +86,85 @@ struct Verify: ParsableCommand {
             Check.print([problem], of: ExerciseCatalog.exercises[0])
             throw ExitCode(1)
         }
-        let runner = ExerciseRunner(toolchain: toolchain)
-        let started = monotonicSeconds()
-        var rows: [Row] = []
+        var runner = limits.runner(toolchain)
+        runner.japanese = Language.current == .ja
         let exercises = only.isEmpty ? ExerciseCatalog.exercises : only
+        let jobCount = jobs ?? defaultCheckWidth
+
+        // The Exercises/ files and the two copies, before any check.
+        var learner: [String: String] = [:]
+        var jobs: [Job] = []
+        var tallies: [String: Tally] = [:]
         for exercise in exercises {
-            Style.line(Style.dim("Checking exercise \(exercise.id): the copy as shipped, then the reference..."))
-            var ok = true
-            let shippedSources = workspace.shippedSources(exercise)
-            let learner: String
+            let shipped = workspace.shippedSources(exercise)
             switch Workspace.fingerprint(workspace.learnerSources(exercise), of: exercise) {
-            case nil: learner = "MISSING"
-            case Workspace.fingerprint(shippedSources, of: exercise): learner = "as shipped"
-            default: learner = "CHANGED"
+            case nil: learner[exercise.id] = "MISSING"
+            case Workspace.fingerprint(shipped, of: exercise): learner[exercise.id] = "as shipped"
+            default: learner[exercise.id] = "CHANGED"
             }
-            if learner != "as shipped" { ok = false }
-
-            let shipped: String
-            if Workspace.fingerprint(shippedSources, of: exercise) == nil {
-                shipped = "MISSING"
+            var tally = Tally()
+            if Workspace.fingerprint(shipped, of: exercise) == nil {
+                tally.shippedProblem = "MISSING"
             } else {
-                let report = runner.check(exercise, sources: shippedSources)
-                let compiles = report.results.first?.name == ExerciseRunner.compileCheck && report.results[0].passed
-                if !compiles {
-                    shipped = "DOES NOT COMPILE: \(report.results.first?.got.split(separator: "\n").first ?? "")"
-                } else if report.passed {
-                    shipped = "PASSES (ships solved)"
-                } else {
-                    shipped = "fails \(report.failed.count) of \(counted(report.results.count, "check"))"
-                }
-                if !compiles || report.passed { ok = false }
+                jobs.append(Job(exercise: exercise, kind: .shipped, sources: shipped))
             }
-
-            let reference: String
-            let solutionSources = workspace.solutionSources(exercise)
-            if Workspace.fingerprint(solutionSources, of: exercise) == nil {
-                reference = "MISSING"
-                ok = false
+            let solution = workspace.solutionSources(exercise)
+            if Workspace.fingerprint(solution, of: exercise) == nil {
+                tally.referenceProblem = "MISSING"
             } else {
-                let report = runner.check(exercise, sources: solutionSources)
-                reference =
-                    report.passed
-                    ? "passes \(counted(report.results.count, "check"))"
-                    : "FAILS: \(report.failed.first?.name ?? "no checks ran")"
-                if !report.passed { ok = false }
+                jobs.append(Job(exercise: exercise, kind: .reference, sources: solution))
             }
-            rows.append(Row(id: exercise.id, learner: learner, shipped: shipped, reference: reference, ok: ok))
+            tallies[exercise.id] = tally
         }
 
+        let load = busyCores > 0 ? BusyLoad() : nil
+        let signals = load?.stopOnSignals() ?? []
+        defer {
+            load?.stop()
+            for source in signals { source.cancel() }
+        }
+        try load?.start(count: busyCores)
+        if let load {
+            Style.line(Style.dim(Text.busyStarted(load.count)))
+        }
+
+        let started = monotonicSeconds()
+        var roundSeconds: [Double] = []
+        for round in 1...`repeat` {
+            if `repeat` > 1 { Style.line(Style.dim(Text.round(round, of: `repeat`, jobs: jobCount))) }
+            let roundStarted = monotonicSeconds()
+            let reports = Self.check(jobs, with: runner, jobs: jobCount)
+            roundSeconds.append(monotonicSeconds() - roundStarted)
+            for (job, report) in zip(jobs, reports) {
+                tallies[job.exercise.id, default: Tally()].record(job, report)
+            }
+        }
+        let total = monotonicSeconds() - started
+
         let header = ["exercise", "Exercises/ file", "copy as shipped", "reference", "verdict"]
-        let table = rows.map { [$0.id, $0.learner, $0.shipped, $0.reference, $0.ok ? "ok" : "FAIL"] }
-        let widths = header.indices.map { column in ([header] + table).map { terminalWidth($0[column]) }.max() ?? 0 }
+        var rows: [[String]] = []
+        var bad: [String] = []
+        for exercise in exercises {
+            let tally = tallies[exercise.id] ?? Tally()
+            var shipped = tally.shippedProblem ?? tally.shippedSummary
+            var reference = tally.referenceProblem ?? tally.referenceSummary
+            if `repeat` > 1 {
+                // "fails in 10 of 10 runs", or the count and the first thing that went wrong.
+                shipped =
+                    "fails in \(tally.shippedFailed) of \(`repeat`) runs"
+                    + (tally.shippedProblem.map { "; once: \($0)" } ?? "")
+                reference =
+                    "passes in \(tally.referencePassed) of \(`repeat`) runs"
+                    + (tally.referenceProblem.map { "; once: \($0)" } ?? "")
+            }
+            let ok =
+                learner[exercise.id] == "as shipped" && tally.shippedProblem == nil
+                && tally.shippedFailed == `repeat` && tally.referenceProblem == nil
+                && tally.referencePassed == `repeat`
+            if !ok { bad.append(exercise.id) }
+            rows.append([exercise.id, learner[exercise.id] ?? "", shipped, reference, ok ? "ok" : "FAIL"])
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { terminalWidth($0[column]) }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             let text = zip(cells, widths).map { Style.pad($0, $1) }.joined(separator: "  ")
             return String(text.reversed().drop { $0 == " " }.reversed())
@@ -98,26 +172,81 @@ struct Verify: ParsableCommand {
         Style.line()
         Style.line(line(header))
         Style.line(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
-        for row in table { Style.line(line(row)) }
-        let bad = rows.filter { !$0.ok }
+        for row in rows { Style.line(line(row)) }
         Style.line()
-        let seconds = String(format: "%.0f s", monotonicSeconds() - started)
+        let slowest = exercises.compactMap { exercise in tallies[exercise.id].map { (exercise.id, $0.slowestReference) }
+        }
+        .max { $0.1 < $1.1 }
+        let figures = Text.verifyFigures(
+            seconds: total, rounds: roundSeconds, jobs: jobCount, busy: load?.count ?? 0,
+            slowestReference: slowest)
         if bad.isEmpty {
-            let summary =
-                rows.count == 1
-                ? "exercise \(rows[0].id) ships unsolved and its reference passes"
-                : "all \(rows.count) exercises ship unsolved and their references pass"
-            Style.line("verify: \(summary) (\(seconds)).")
+            Style.line(Text.verifyPassed(exercises.map(\.id), repeats: `repeat`) + " (\(figures)).")
         } else {
-            Style.line(
-                "verify: not right: \(bad.map(\.id).joined(separator: ", ")) "
-                    + "(\(bad.count) of \(counted(rows.count, "exercise")); \(seconds)).")
-            if rows.contains(where: { $0.learner != "as shipped" }) {
+            Style.line(Text.verifyFailed(bad, of: exercises.count, figures: figures))
+            if learner.values.contains(where: { $0 != "as shipped" }) {
                 Style.line(
                     "A changed Exercises/ file is a learner's work: `swift run workshop reset NN` keeps a backup of it."
                 )
             }
             throw ExitCode(1)
+        }
+    }
+
+    /// Runs every job, `jobs` at a time, and returns the reports in the jobs' order. Each
+    /// finished job prints one line.
+    static func check(_ list: [Job], with runner: ExerciseRunner, jobs: Int) -> [ExerciseRunner.Report] {
+        let printing = NSLock()  // one line at a time from several threads
+        return inParallel(list.count, width: jobs) { index in
+            let job = list[index]
+            let report = runner.check(job.exercise, sources: job.sources)
+            let compiled = report.compiled ? String(format: "compiled in %.1f s, ", report.compileSeconds) : ""
+            let line = Style.dim(
+                "  \(job.exercise.id) \(job.kind == .shipped ? "as shipped" : "reference "): "
+                    + Self.summary(job, report)
+                    + " (\(compiled)\(String(format: "checks ran in %.1f s", report.runSeconds)))")
+            printing.withLock { Style.line(line) }
+            return report
+        }.map { $0 ?? ExerciseRunner.Report(results: []) }
+    }
+
+    /// "fails 4 of 5 checks", "passes 5 checks", "DOES NOT COMPILE: ...", "FAILS: <check>".
+    static func summary(_ job: Job, _ report: ExerciseRunner.Report) -> String {
+        let compiles = report.results.first?.name == ExerciseRunner.compileCheck && report.results[0].passed
+        switch job.kind {
+        case .shipped:
+            if !compiles {
+                return "DOES NOT COMPILE: \(report.results.first?.got.split(separator: "\n").first ?? "")"
+            }
+            if report.passed { return "PASSES (ships solved)" }
+            return "fails \(report.failed.count) of \(counted(report.results.count, "check"))"
+        case .reference:
+            if report.passed { return "passes \(counted(report.results.count, "check"))" }
+            return "FAILS: \(report.failed.first.map { "\($0.name): \($0.got)" } ?? "no checks ran")"
+        }
+    }
+}
+
+extension Verify.Tally {
+    mutating func record(_ job: Verify.Job, _ report: ExerciseRunner.Report) {
+        let summary = Verify.summary(job, report)
+        switch job.kind {
+        case .shipped:
+            let compiles = report.results.first?.name == ExerciseRunner.compileCheck && report.results[0].passed
+            if compiles && !report.passed {
+                shippedFailed += 1
+                if shippedSummary.isEmpty { shippedSummary = summary }
+            } else if shippedProblem == nil {
+                shippedProblem = summary
+            }
+        case .reference:
+            slowestReference = max(slowestReference, report.runSeconds)
+            if report.passed {
+                referencePassed += 1
+                if referenceSummary.isEmpty { referenceSummary = summary }
+            } else if referenceProblem == nil {
+                referenceProblem = String(summary.prefix(120))
+            }
         }
     }
 }

@@ -15,10 +15,14 @@ struct Watch: ParsableCommand {
         transform: exerciseArgument)
     var exercise: Exercise?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (0 = until Ctrl-C).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Stop after this many seconds (0 = until Ctrl-C).", valueName: "seconds"))
     var maxSeconds: Double = 0
 
-    @Option(help: ArgumentHelp("How often to look at the files, in seconds (0.1-10).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How often to look at the files, in seconds (0.1-10).", valueName: "seconds"))
     var interval: Double = 0.5
 
     @Flag(help: "Check the exercise once and stop (exit code 0 when it passes).")
@@ -27,6 +31,7 @@ struct Watch: ParsableCommand {
     @Flag(help: "Do not build the checks' library first.")
     var noBuild = false
 
+    @OptionGroup var limits: CheckLimits
     @OptionGroup var language: LanguageOption
 
     func validate() throws {
@@ -37,7 +42,9 @@ struct Watch: ParsableCommand {
     }
 
     func run() throws {
-        let workspace = Workspace.locate()
+        var workspace = Workspace.locate()
+        // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
+        if let exercise { workspace.rebuildSkips = [exercise.id] }
         let deadline = maxSeconds > 0 ? Date(timeIntervalSinceNow: maxSeconds) : .distantFuture
         guard var current = exercise ?? workspace.current(progress: workspace.progress()) else {
             Style.line(List.next(nil))
@@ -47,7 +54,7 @@ struct Watch: ParsableCommand {
         var buildLibrary = !noBuild  // once is enough
         func check(_ exercise: Exercise) -> Bool {
             defer { buildLibrary = false }
-            return Check.checkAndReport(exercise, in: workspace, buildLibrary: buildLibrary)
+            return Check.checkAndReport(exercise, in: workspace, buildLibrary: buildLibrary, limits: limits)
         }
         if once {
             if !check(current) { throw ExitCode(1) }

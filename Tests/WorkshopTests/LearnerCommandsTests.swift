@@ -41,7 +41,7 @@ final class LearnerCommandsTests: XCTestCase {
             reference.split(separator: "\n").first { !shipped.contains($0) && $0.count > 20 }.map(String.init))
 
         let hidden = try run(["solution", "07"])
-        XCTAssertEqual(hidden.status, 0, hidden.stderr)
+        XCTAssertEqual(hidden.status, 1, "not what was asked for: scripts see 1. \(hidden.stderr)")
         XCTAssertTrue(hidden.stdout.contains("does not pass its checks yet (2 of 6 fail)"), hidden.stdout)
         XCTAssertTrue(hidden.stdout.contains("swift run workshop hint 07"), hidden.stdout)
         XCTAssertFalse(hidden.stdout.contains(secret), "no spoiler before passing: \(hidden.stdout)")
@@ -99,10 +99,10 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertEqual(workspace.text("editor.log"), "-g\n\(location)\n")
         XCTAssertTrue(list.stdout.contains(location), list.stdout)
 
-        // `next --edit` opens the exercise it moves to.
+        // `next --edit` opens what `list` calls next: 03 itself, until it passes.
         let next = try run(["next", "--edit"], ["EDITOR": editor.command])
         XCTAssertEqual(next.status, 0, next.stderr)
-        XCTAssertEqual(workspace.text("editor.log"), ExerciseCatalog.named("03a").paths[0] + "\n")
+        XCTAssertEqual(workspace.text("editor.log"), ExerciseCatalog.named("03").paths[0] + "\n")
 
         // No editor, or one that does not run: a clear error, exit 1.
         let none = try run(["start", "03", "--edit"])
@@ -124,6 +124,9 @@ final class LearnerCommandsTests: XCTestCase {
         let gone = ExerciseCatalog.named("05")
         try FileManager.default.removeItem(atPath: workspace.path(gone.paths[0]))
 
+        // Two hints of 03 seen, then 03 passed and current: after reset --all, hints start over.
+        XCTAssertEqual(try run(["hint", "03"]).status, 0)
+        XCTAssertEqual(try run(["hint", "03"]).status, 0)
         XCTAssertEqual(try run(["reset", "03", "--all"]).status, 64, "one exercise or --all")
         let refused = try run(["reset", "--all"])
         XCTAssertEqual(refused.status, 1, "no terminal to ask, no --yes")
@@ -142,7 +145,19 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertEqual(backups.count, 2, "\(backups)")
         XCTAssertEqual(
             backups.map { workspace.contents(".workshop-backups/" + $0) }, [learners["03"], learners["R1"]])
-        for backup in backups { XCTAssertTrue(reset.stdout.contains(backup), reset.stdout) }
+        // One line per file: where it is, where the learner's version went.
+        let lines = reset.stdout.split(separator: "\n").map(String.init)
+        for (exercise, backup) in zip(changed, backups) {
+            let line = try XCTUnwrap(lines.first { $0.contains(exercise.paths[0] + ":") }, reset.stdout)
+            XCTAssertTrue(line.contains(".workshop-backups/" + backup), "\(line)")
+            XCTAssertFalse(line.contains(backups.first { $0 != backup } ?? "-"), "one file per line: \(line)")
+        }
+        XCTAssertTrue(
+            lines.contains { $0.contains(gone.paths[0] + ":") && $0.contains("(it was missing)") }, reset.stdout)
+        XCTAssertTrue(lines[0].contains("Restored 3 files as shipped; hints start over"), reset.stdout)
+        let listed = try JSONSerialization.jsonObject(with: Data(try run(["list", "--json"]).stdout.utf8))
+        let entries = (listed as? [String: Any])?["exercises"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.first { $0["id"] as? String == "03" }?["hintsShown"] as? Int, 0, "hints start over")
         XCTAssertTrue(try run(["list"]).stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"))
         XCTAssertTrue(try run(["reset", "--all", "--yes"]).stdout.contains("Nothing to do."))
     }
@@ -170,16 +185,75 @@ final class LearnerCommandsTests: XCTestCase {
     func testNextSkipsWhatPassedAndMakesItCurrent() throws {
         try workspace.solve(ExerciseCatalog.named("07"))
         XCTAssertEqual(try run(["check", "07"]).status, 0)
-        XCTAssertEqual(try run(["start", "06a"]).status, 0)
-        // 07 comes after 06a but has passed: next skips it.
+        try workspace.solve(ExerciseCatalog.named("06a"))
+        XCTAssertEqual(try run(["check", "06a"]).status, 0)
+        // 06a is current and has passed; 07 comes after it but has passed too: next skips it.
         let next = try run(["next"])
         XCTAssertEqual(next.status, 0, next.stderr)
         XCTAssertTrue(next.stdout.hasPrefix("Exercise R1: a data race in a request counter"), next.stdout)
         XCTAssertTrue(try run(["list"]).stdout.contains("\n> R1 "))
-        // After the last one, around to the first not passed.
-        XCTAssertEqual(try run(["start", ExerciseCatalog.exercises.last?.id ?? "R2"]).status, 0)
+        // After the last one (passed), around to the first not passed.
+        let last = try XCTUnwrap(ExerciseCatalog.exercises.last)
+        try workspace.solve(last)
+        XCTAssertEqual(try run(["check", last.id]).status, 0)
         let again = try run(["next"])
         XCTAssertTrue(again.stdout.hasPrefix("Exercise 01: "), again.stdout)
+    }
+
+    /// One notion of next: after `reset --all` (and at any other time) `workshop next` opens what
+    /// `list` calls next. Before, list said the current exercise and next opened the one after it.
+    func testNextOpensWhatListCallsNextAlsoAfterResetAll() throws {
+        for id in ["01", "01a", "02"] {
+            try workspace.solve(ExerciseCatalog.named(id))
+            XCTAssertEqual(try run(["check", id]).status, 0, id)
+        }
+        XCTAssertEqual(try run(["start", "03"]).status, 0)
+        func listed() throws -> String {
+            let list = try run(["list"])
+            let line = try XCTUnwrap(list.stdout.split(separator: "\n").last.map(String.init), list.stdout)
+            return try XCTUnwrap(
+                line.firstMatch(of: /[Ee]xercise ([0-9R][0-9a-z]*)[,:]/).map { String($0.1) }
+                    ?? line.firstMatch(of: /exercise ([0-9R][0-9a-z]*) \(/).map { String($0.1) }, line)
+        }
+        func opened() throws -> String {
+            let next = try run(["next"])
+            XCTAssertEqual(next.status, 0, next.stderr)
+            return try XCTUnwrap(
+                next.stdout.firstMatch(of: /^Exercise ([0-9R][0-9a-z]*):/).map { String($0.1) }, next.stdout)
+        }
+        // 03 is current and not done: both say 03.
+        XCTAssertEqual(try listed(), "03")
+        XCTAssertEqual(try opened(), "03")
+        // Every exercise back as shipped: both start over from the first one.
+        XCTAssertEqual(try run(["reset", "--all", "--yes"]).status, 0)
+        let afterReset = try listed()
+        XCTAssertEqual(afterReset, "01")
+        XCTAssertEqual(try opened(), afterReset)
+        // 01 passes and is current: both name the next one not passed.
+        try workspace.solve(ExerciseCatalog.named("01"))
+        XCTAssertEqual(try run(["check", "01"]).status, 0)
+        XCTAssertEqual(try listed(), "01a")
+        XCTAssertEqual(try opened(), "01a")
+    }
+
+    /// The hint a failed check names is one command away (`hint 05 4`), and `--all` shows them all.
+    func testAFailedCheckNamesTheCommandForItsHintAndThatCommandShowsIt() throws {
+        let exercise = ExerciseCatalog.named("05")
+        let hints = HintsFile.hints(in: workspace.text(exercise.directory + "/hints.md"))
+        let check = try run(["check", "05"])
+        let named = try XCTUnwrap(
+            check.stdout.firstMatch(of: /hint (\d) helps here: swift run workshop hint 05 (\d)/), check.stdout)
+        XCTAssertEqual(named.1, named.2)
+        let number = try XCTUnwrap(Int(named.1))
+        let shown = try run(["hint", "05", "\(number)"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains(hints[number - 1]), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("(\(number) of \(hints.count))"), shown.stdout)
+        let all = try run(["hint", "05", "--all"])
+        for hint in hints { XCTAssertTrue(all.stdout.contains(hint), all.stdout) }
+        let none = try run(["hint", "05", "\(hints.count + 1)"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("exercise 05 has \(hints.count) hints"), none.stderr)
     }
 
     func testListJsonIsOneDocumentForTools() throws {

@@ -41,7 +41,7 @@ final class LetteredIdTests: XCTestCase {
 
         // Before it passes, `solution` keeps the reference hidden and says how to get there.
         let hidden = try run(["solution", "03a"])
-        XCTAssertEqual(hidden.status, 0, hidden.stderr)
+        XCTAssertEqual(hidden.status, 1, hidden.stderr)
         XCTAssertFalse(hidden.stdout.contains("withTaskGroup"), hidden.stdout)
         XCTAssertTrue(hidden.stdout.contains("swift run workshop hint 03a"), hidden.stdout)
 

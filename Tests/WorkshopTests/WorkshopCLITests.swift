@@ -54,7 +54,7 @@ final class WorkshopCLITests: XCTestCase {
         // A failed check turns "not started" into "failing", and makes 03 the current one.
         let failed = try run(["check", "03"])
         XCTAssertEqual(failed.status, 1, failed.stdout)
-        XCTAssertTrue(failed.stdout.contains("FAIL  returns at once"), failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("FAIL  fetches off the main thread"), failed.stdout)
         let again = try run(["list"])
         XCTAssertEqual(row("03", in: again.stdout)?.hasSuffix("failing"), true, again.stdout)
         XCTAssertEqual(row("03", in: again.stdout)?.hasPrefix("> 03"), true, again.stdout)
@@ -167,12 +167,40 @@ final class WorkshopCLITests: XCTestCase {
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.stdout.contains("FAIL  the exercise file is there"), check.stdout)
         XCTAssertTrue(check.stdout.contains("`swift run workshop reset 05` brings it back"), check.stdout)
+        // One check, in the singular.
+        XCTAssertEqual(check.stdout.split(separator: "\n").last, "exercise 05: 1 of 1 check fails", check.stdout)
         let list = try run(["list"])
         XCTAssertEqual(list.status, 0)
         XCTAssertTrue(
             row("05", in: list.stdout)?.contains("(OrderResolver.swift missing: swift run workshop reset 05)") == true,
             list.stdout)
         XCTAssertEqual(try run(["hint", "05"]).status, 0)
+    }
+
+    /// A check that did not finish: stopped at `--timeout`, said in words (in Japanese too),
+    /// and the checks it did not get to listed as not run, counted apart in the verdict.
+    func testAHangingFileIsStoppedAndTheChecksNotRunAreListed() throws {
+        let exercise = ExerciseCatalog.named("07")
+        let hanging = workspace.text(exercise.paths[0]).replacingOccurrences(
+            of: "var lines: [String] = []", with: "var lines: [String] = []\n        while lines.isEmpty {}")
+        try workspace.write(exercise.paths[0], Data(hanging.utf8))
+        let check = try run(["check", "07", "--timeout", "1"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("FAIL  your code finishes"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("your code did not finish in 1 s: an endless loop"), check.stdout)
+        for name in exercise.checks {
+            XCTAssertTrue(
+                check.stdout.contains("--    \(name)  (not run: the program stopped before it)"), check.stdout)
+        }
+        XCTAssertEqual(
+            check.stdout.split(separator: "\n").last,
+            "exercise 07: 1 of \(exercise.checks.count + 2) checks fails, \(exercise.checks.count) not run")
+        let japanese = try run(["check", "07", "--timeout", "1", "--lang", "ja"])
+        XCTAssertTrue(japanese.stdout.contains("あなたのコードが 1 秒以内に終わりませんでした。"), japanese.stdout)
+        XCTAssertTrue(japanese.stdout.contains("（未実行: その前にプログラムが止まりました）"), japanese.stdout)
+        XCTAssertEqual(
+            japanese.stdout.split(separator: "\n").last,
+            "演習 07: \(exercise.checks.count + 2) 件中 1 件のチェックが失敗、\(exercise.checks.count) 件は未実行")
     }
 
     func testVerifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {

@@ -1,0 +1,28 @@
+import ArgumentParser
+import ExerciseChecks
+import Foundation
+
+/// `--timeout`: how long a check program may run before it is stopped (an endless loop, a wait
+/// that nothing ends). Its memory is limited too (2 GB; WORKSHOP_CHECK_MEMORY_MB sets another).
+struct CheckLimits: ParsableArguments {
+    @Option(
+        name: .customLong("timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds the checks may run before they are stopped (1-3600; default \(Int(ExerciseRunner.defaultRunTimeout)), or \(ExerciseRunner.timeoutVariable)).",
+            valueName: "seconds"))
+    var timeout: Double?
+
+    func validate() throws {
+        if let timeout, !(1...3_600).contains(timeout) {
+            throw ValidationError("--timeout must be between 1 and 3600 seconds (got \(timeout))")
+        }
+    }
+
+    /// A runner with these limits, speaking the CLI's language.
+    func runner(_ toolchain: Toolchain = .current) -> ExerciseRunner {
+        var runner = ExerciseRunner(toolchain: toolchain)
+        if let timeout { runner.runTimeout = timeout }
+        runner.japanese = Language.current == .ja
+        return runner
+    }
+}

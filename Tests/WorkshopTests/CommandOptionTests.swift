@@ -1,0 +1,38 @@
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+import XCTest
+
+/// Every numeric option of every lesson, of fixture-server and of workshop reads a negative
+/// number as its value and answers with a range error naming the flag (exit 64), not
+/// "Missing value for '--rows <n>'".
+final class CommandOptionTests: XCTestCase {
+    static let options: [(product: String, arguments: [String])] = [
+        ("lesson01", ["--items"]), ("lesson01", ["--width"]), ("lesson01", ["--slow-latency"]),
+        ("lesson02", ["--items"]), ("lesson03", ["--rows"]), ("lesson03", ["--image-width"]),
+        ("lesson03", ["--visible-rows"]), ("lesson03", ["--latency"]), ("lesson05", ["--products"]),
+        ("lesson05", ["--orders"]), ("lesson05", ["--max-age"]), ("lesson06", ["--rows"]),
+        ("lesson06", ["--batch-rows"]), ("lesson06", ["--variable-limit"]), ("lesson06", ["--commit-latency"]),
+        ("lesson07", ["--width"]), ("lesson07", ["--rows"]), ("lesson07", ["--chunk-size"]), ("lesson07", ["--tasks"]),
+        ("fixture-server", ["--port"]), ("fixture-server", ["--latency"]), ("fixture-server", ["--bandwidth"]),
+        ("fixture-server", ["--max-age"]), ("fixture-server", ["--fault-rate"]),
+        ("fixture-server", ["--max-connections"]), ("fixture-server", ["--read-timeout"]),
+        ("fixture-server", ["--self-check", "--clients"]), ("fixture-server", ["--self-check", "--requests"]),
+        ("fixture-server", ["--self-check", "--silent"]), ("workshop", ["watch", "--max-seconds"]),
+        ("workshop", ["watch", "--interval"]), ("workshop", ["check", "--timeout"]),
+        ("workshop", ["verify", "--repeat"]), ("workshop", ["verify", "--busy-cores"]),
+        ("workshop", ["verify", "--jobs"]),
+    ]
+
+    func testANegativeNumberIsARangeErrorNamingTheFlag() throws {
+        for (product, arguments) in Self.options {
+            let path = try XCTUnwrap(Subprocess.builtProduct(product), "\(product) is not built")
+            let flag = try XCTUnwrap(arguments.last)
+            let outcome = try Subprocess.run(path, arguments + ["-5"], timeout: 60)
+            XCTAssertEqual(outcome.status, 64, "\(product) \(flag) -5: \(outcome.stderr)")
+            XCTAssertFalse(outcome.stderr.contains("Missing value"), "\(product) \(flag) -5: \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.contains("\(flag) must"), "\(product) \(flag) -5: \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.contains("-5"), "\(product) \(flag): the value as given: \(outcome.stderr)")
+        }
+    }
+}
