@@ -53,17 +53,9 @@ enum Text {
 
     // MARK: Exercises and their states
 
-    /// The exercise's title; the catalog's titles are English.
+    /// The exercise's title in the learner's language (from its `.meta/exercise.json`).
     static func title(_ exercise: Exercise) -> String {
-        guard Language.current == .ja else { return exercise.title }
-        let japanese = [
-            "01": "パース処理をオペレーションに", "01a": "リクエストまで届く取り消し", "02": "眠るランループスレッド",
-            "03": "アイコン取得をメインスレッド外で", "03a": "タスクグループでアイコンを", "04": "gzip を自分で扱う",
-            "05": "商品を一度だけ先読みする", "06": "フラグをアップサート、バッチで",
-            "06a": "書き込み役アクターとトランザクション", "07": "日本語の禁則処理",
-            "R1": "リクエストカウンタのデータ競合", "R2": "二度取得するキャッシュのアクター",
-        ]
-        return japanese[exercise.id] ?? exercise.title
+        Language.current == .ja ? exercise.titleJapanese : exercise.title
     }
 
     static func exercise(_ exercise: Exercise) -> String {

@@ -5,9 +5,9 @@ import WorkshopCore
 
 /// `workshop verify`: for instructors and CI. For every exercise, the way `check` does it
 /// (compiled with the exercise's driver, run in a child process):
-/// - the copy as shipped (Tests/ExerciseFiles/<folder>/shipped) compiles and fails at least
+/// - the copy as shipped (the learner's file as git has it, see ShippedFiles) compiles and fails at least
 ///   one check, or the checks test nothing;
-/// - the reference solution (Tests/ExerciseFiles/<folder>/solution) passes every check;
+/// - the reference solution (Exercises/<folder>/.meta/solution) passes every check;
 /// - the learner's files in Exercises/ are the copies as shipped (a room ready to start).
 ///
 /// The exercises are compiled and checked several at a time (`--jobs`). `--repeat` and

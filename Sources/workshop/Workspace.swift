@@ -112,9 +112,12 @@ struct Workspace {
 
     /// The learner's files.
     func learnerSources(_ exercise: Exercise) -> [String: Data] { sources(exercise, in: exercise.directory) }
-    /// The files as shipped (Tests/ExerciseFiles/<folder>/shipped).
-    func shippedSources(_ exercise: Exercise) -> [String: Data] { sources(exercise, in: exercise.shippedDirectory) }
-    /// The reference solution (Tests/ExerciseFiles/<folder>/solution).
+    /// The files as shipped: the learner's when untouched, else from git (see `ShippedFiles`);
+    /// empty when they cannot be found.
+    func shippedSources(_ exercise: Exercise) -> [String: Data] {
+        (try? ShippedFiles.sources(exercise, root: root)) ?? [:]
+    }
+    /// The reference solution (Exercises/<folder>/.meta/solution).
     func solutionSources(_ exercise: Exercise) -> [String: Data] {
         sources(exercise, in: exercise.solutionDirectory)
     }

@@ -1,29 +1,53 @@
 import ExerciseChecks
 import Foundation
 import Testing
+import WorkshopCore
 
 /// The catalog agrees with the files it names, and every exercise has the one shape:
 /// line 1 `// Exercise NN: <goal>`, line 2 the check command, numbered TODO(n) markers.
 struct CatalogTests {
     static let ids = ExerciseCatalog.exercises.map(\.id)
 
-    @Test func idsAreFoundAsTyped() {
-        #expect(Self.ids == ["01", "01a", "02", "03", "03a", "04", "05", "06", "06a", "07", "R1", "R2"])
-        #expect(ExerciseCatalog.exercise(id: "3")?.id == "03")
-        #expect(ExerciseCatalog.exercise(id: "r1")?.id == "R1")
-        #expect(ExerciseCatalog.exercise(id: "09") == nil)
-        #expect(ExerciseCatalog.ids == "01, 01a, 02, 03, 03a, 04, 05, 06, 06a, 07, R1, R2")
+    /// Every folder under Exercises/ with a `.meta` is in the catalog, and nothing is wrong with one.
+    @Test func everyFolderIsReadWithoutProblems() {
+        #expect(ExerciseCatalog.problems.isEmpty, "\(ExerciseCatalog.problems)")
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: ExerciseFiles.root.path + "/Exercises")) ?? []
+        let withMeta = folders.filter {
+            FileManager.default.fileExists(atPath: ExerciseFiles.root.path + "/Exercises/\($0)/.meta/exercise.json")
+        }
+        #expect(Set(withMeta) == Set(ExerciseCatalog.exercises.map(\.folder)))
+        #expect(Set(Self.ids).count == Self.ids.count, "ids are unique")
     }
 
-    /// A lesson's second exercise: "03a" as typed, in either case, or without its leading zero.
-    @Test func lettersAfterALessonNumberAreFound() {
-        #expect(ExerciseCatalog.exercise(id: "03a")?.id == "03a")
-        #expect(ExerciseCatalog.exercise(id: "03A")?.id == "03a")
-        #expect(ExerciseCatalog.exercise(id: "3a")?.id == "03a")
-        #expect(ExerciseCatalog.exercise(id: "1a")?.id == "01a")
-        #expect(ExerciseCatalog.exercise(id: "r2")?.id == "R2")
-        #expect(ExerciseCatalog.exercise(id: "03b") == nil)
-        #expect(ExerciseCatalog.exercise(id: "003a") == nil)
+    /// An id is found as typed: either case, with or without a lesson's leading zero ("3a": "03a").
+    @Test(arguments: ids) func idsAreFoundAsTyped(id: String) {
+        #expect(ExerciseCatalog.exercise(id: id)?.id == id)
+        #expect(ExerciseCatalog.exercise(id: id.lowercased())?.id == id)
+        #expect(ExerciseCatalog.exercise(id: id.uppercased())?.id == id)
+        if id.hasPrefix("0") { #expect(ExerciseCatalog.exercise(id: String(id.dropFirst()))?.id == id) }
+    }
+
+    /// Lesson exercises first, in id order, then those of no lesson.
+    @Test func theOrderIsLessonsThenTheRest() {
+        let lessons = ExerciseCatalog.exercises.prefix { $0.lesson != nil }
+        #expect(lessons.map(\.id) == lessons.map(\.id).sorted())
+        #expect(ExerciseCatalog.exercises.dropFirst(lessons.count).allSatisfy { $0.lesson == nil })
+        #expect(ExerciseCatalog.exercise(id: "nonexistent") == nil)
+    }
+
+    /// The file as shipped is the one whose fingerprint `.meta/exercise.json` keeps: after an
+    /// author changes a shipped file, this says the new fingerprint to put there.
+    @Test(arguments: ids) func theShippedFingerprintIsTheFileInGit(id: String) throws {
+        let exercise = ExerciseFiles.exercise(id)
+        for file in exercise.files {
+            let path = exercise.directory + "/" + file
+            let head = try Subprocess.run("git", ["-C", ExerciseFiles.root.path, "show", "HEAD:" + path], timeout: 20)
+            guard head.succeeded else { continue }  // a new file, not committed yet
+            let now = fingerprint(Data(head.stdout.utf8))
+            #expect(
+                exercise.shipped[file] == now,
+                "\(path) at HEAD has the fingerprint \(now): if you changed the shipped file, put it in .meta/exercise.json")
+        }
     }
 
     @Test(arguments: ids) func theFilesAndTheHintsAreThere(id: String) throws {

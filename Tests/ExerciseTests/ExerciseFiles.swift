@@ -1,8 +1,9 @@
 import ExerciseChecks
 import Foundation
 
-/// The exercise files the tests use: the copies as shipped and the references under
-/// Tests/ExerciseFiles, never the learner's files in Exercises/ (which may be in any state).
+/// The exercise files the tests use: the files as shipped (the learner's file when untouched,
+/// else git's, see `ShippedFiles`) and the references in `.meta/solution`, never the learner's
+/// files as they are now (which may be in any state).
 enum ExerciseFiles {
     static let root = ExerciseRoot.builtFrom
 
@@ -13,12 +14,17 @@ enum ExerciseFiles {
 
     /// The exercise's files of `kind`, by name.
     static func sources(_ exercise: Exercise, _ kind: Kind) throws -> [String: Data] {
-        var sources: [String: Data] = [:]
-        for file in exercise.files {
-            let path = root.appendingPathComponent("Tests/ExerciseFiles/\(exercise.folder)/\(kind.rawValue)/\(file)")
-            sources[file] = try Data(contentsOf: path)
+        switch kind {
+        case .shipped:
+            return try ShippedFiles.sources(exercise, root: root)
+        case .solution:
+            var sources: [String: Data] = [:]
+            for file in exercise.files {
+                sources[file] = try Data(
+                    contentsOf: root.appendingPathComponent(exercise.solutionDirectory + "/" + file))
+            }
+            return sources
         }
-        return sources
     }
 
     /// The one file of a one-file exercise, as text.

@@ -40,8 +40,8 @@ final class EditorTests: XCTestCase {
     func exercise(_ id: String) -> (uri: String, shipped: String) {
         let exercise = ExerciseCatalog.named(id)
         let file = Self.root.appendingPathComponent(exercise.paths[0])
-        let shipped = Self.root.appendingPathComponent(exercise.shippedDirectory + "/" + exercise.files[0])
-        return (file.absoluteString, (try? String(contentsOf: shipped, encoding: .utf8)) ?? "")
+        let shipped = try? ShippedFiles.contents(exercise, exercise.files[0], root: Self.root)
+        return (file.absoluteString, shipped.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
     /// The repository opened in the editor: the file as shipped has no error; a type error

@@ -138,7 +138,7 @@ final class LearnerCommandsTests: XCTestCase {
         for exercise in ExerciseCatalog.exercises {
             XCTAssertEqual(
                 workspace.contents(exercise.paths[0]),
-                workspace.contents(exercise.shippedDirectory + "/" + exercise.files[0]), exercise.id)
+                try workspace.shipped(exercise), exercise.id)
         }
         let backups = try FileManager.default.subpathsOfDirectory(atPath: workspace.path(".workshop-backups"))
             .filter { $0.hasSuffix(".swift") }.sorted()

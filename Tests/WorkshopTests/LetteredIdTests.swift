@@ -59,7 +59,7 @@ final class LetteredIdTests: XCTestCase {
         XCTAssertEqual(reset.status, 0, reset.stderr)
         XCTAssertEqual(
             workspace.contents(exercise.paths[0]),
-            workspace.contents(exercise.shippedDirectory + "/" + exercise.files[0]))
+            try workspace.shipped(exercise))
 
         let verify = try run(["verify", "3a", "r2"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)

@@ -35,9 +35,10 @@ enum WorkshopBinary {
     }
 }
 
-/// A throwaway workshop made of the files as shipped, never the learner's: each exercise's
-/// folder (README.md, hints.md) with its files from Tests/ExerciseFiles/<folder>/shipped, the
-/// lessons, and Tests/ExerciseFiles itself (for reset, solution and verify).
+/// A throwaway workshop made of the files as shipped, never the learner's: the lessons and
+/// every exercise's folder (its texts, its `.meta` with driver and reference) with the
+/// learner's files as shipped, committed to a git repository of its own, as a clone is (so
+/// `reset` finds the files as shipped in its history).
 struct TestWorkspace {
     let root: URL
     static let source = ExerciseRoot.builtFrom
@@ -45,22 +46,31 @@ struct TestWorkspace {
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("workshop-test-\(UUID().uuidString)")
         let files = FileManager.default
-        try files.createDirectory(at: root.appendingPathComponent("Tests"), withIntermediateDirectories: true)
-        for folder in ["Lessons", "Tests/ExerciseFiles"] {
+        try files.createDirectory(at: root, withIntermediateDirectories: true)
+        for folder in ["Lessons", "Exercises"] {
             try files.copyItem(at: Self.source.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         for exercise in ExerciseCatalog.exercises {
-            let folder = root.appendingPathComponent(exercise.directory)
-            try files.createDirectory(at: folder, withIntermediateDirectories: true)
-            // README.md, hints.md and their Japanese README.ja.md, hints.ja.md.
-            let source = Self.source.appendingPathComponent(exercise.directory)
-            for document in try files.contentsOfDirectory(atPath: source.path) where document.hasSuffix(".md") {
-                try files.copyItem(
-                    at: source.appendingPathComponent(document), to: folder.appendingPathComponent(document))
+            for (file, data) in try ShippedFiles.sources(exercise, root: Self.source) {
+                try write(exercise.directory + "/" + file, data)
             }
-            try install(exercise, from: exercise.shippedDirectory)
         }
         try Data("// swift-tools-version:6.0\n".utf8).write(to: root.appendingPathComponent("Package.swift"))
+        try git(["init", "-q"])
+        try git(["add", "-A"])
+        try git(["-c", "user.name=test", "-c", "user.email=test@localhost", "commit", "-q", "-m", "as shipped"])
+    }
+
+    func git(_ arguments: [String]) throws {
+        let outcome = try Subprocess.run("git", ["-C", root.path] + arguments, timeout: 60)
+        guard outcome.succeeded else {
+            throw TestWorkspaceFailure(description: "git \(arguments.joined(separator: " ")): \(outcome.stderr)")
+        }
+    }
+
+    /// The exercise's one file as shipped.
+    func shipped(_ exercise: Exercise) throws -> Data {
+        try ShippedFiles.contents(exercise, exercise.files[0], root: root)
     }
 
     func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
@@ -84,6 +94,10 @@ struct TestWorkspace {
     func solve(_ exercise: Exercise) throws { try install(exercise, from: exercise.solutionDirectory) }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+struct TestWorkspaceFailure: Error, CustomStringConvertible {
+    let description: String
 }
 
 extension ExerciseCatalog {

@@ -112,7 +112,7 @@ final class WorkshopCLITests: XCTestCase {
     func testResetRestoresTheShippedFileAndKeepsABackup() throws {
         let exercise = ExerciseCatalog.named("R1")
         let file = exercise.paths[0]
-        let shipped = try XCTUnwrap(workspace.contents(exercise.shippedDirectory + "/" + exercise.files[0]))
+        let shipped = try workspace.shipped(exercise)
         let learners = Data("// the learner's attempt\n".utf8) + shipped
         try workspace.write(file, learners)
 
@@ -212,11 +212,16 @@ final class WorkshopCLITests: XCTestCase {
         XCTAssertTrue(rows.allSatisfy { $0.contains("as shipped") && $0.contains("fails ") }, clean.stdout)
         XCTAssertTrue(clean.stdout.contains("verify: all 2 exercises ship unsolved and their references pass"))
 
-        // A copy as shipped that passes: the checks test nothing.
+        // A copy as shipped that passes (the reference shipped as the learner's file, its
+        // fingerprint in .meta/exercise.json): the checks test nothing.
         let r1 = ExerciseCatalog.named("R1")
-        try workspace.write(
-            r1.shippedDirectory + "/" + r1.files[0],
-            try XCTUnwrap(workspace.contents(r1.solutionDirectory + "/" + r1.files[0])))
+        let solution = try XCTUnwrap(workspace.contents(r1.solutionDirectory + "/" + r1.files[0]))
+        try workspace.write(r1.paths[0], solution)
+        let json = r1.metaDirectory + "/exercise.json"
+        var data = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: XCTUnwrap(workspace.contents(json))) as? [String: Any])
+        data["shipped"] = [r1.files[0]: fingerprint(solution)]
+        try workspace.write(json, try JSONSerialization.data(withJSONObject: data))
         let solved = try run(["verify", "R1"])
         XCTAssertEqual(solved.status, 1, solved.stdout + solved.stderr)
         let line = try XCTUnwrap(solved.stdout.split(separator: "\n").first { $0.hasPrefix("R1 ") }, solved.stdout)

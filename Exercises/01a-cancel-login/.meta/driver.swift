@@ -1,0 +1,4 @@
+import ExerciseChecks
+
+// Top-level code runs on the main actor; the checks turn the main run loop.
+ExerciseDriver.report(Exercise01aChecks.run { try await AccountLoader.showAccount(from: $0, on: $1) })

@@ -1,0 +1,7 @@
+import ExerciseChecks
+
+ExerciseDriver.report(
+    await ExerciseR2Checks.run { loader in
+        let cache = AvatarCache(loader: loader)
+        return { try await cache.avatar(for: $0) }
+    })

@@ -1,0 +1,54 @@
+import ExerciseChecks
+import Foundation
+import Testing
+
+/// An exercise is one folder: its id and its folder's name appear nowhere in Sources/, Tests/
+/// or .ci/ but in its own folder and in files named after it (`Exercise<id>Checks.swift`, its
+/// checks; `Exercise<id>...Tests.swift`, tests of those checks). So adding, renaming or removing
+/// an exercise needs no edit anywhere else; the CLI's tests pick their examples by what an
+/// exercise is (see `Subject` in the workshop tests), never by id.
+struct ExerciseIdsTests {
+    static let root = ExerciseRoot.builtFrom
+
+    /// Every text file under `folder` (relative to the root), as (relative path, text).
+    static func files(under folder: String) -> [(String, String)] {
+        let base = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
+        var found: [(String, String)] = []
+        for case let path as String in walker {
+            let full = base.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isFolder), !isFolder.boolValue,
+                let text = try? String(contentsOf: full, encoding: .utf8)
+            else { continue }
+            found.append((folder + "/" + path, text))
+        }
+        return found
+    }
+
+    /// Whether `path` is a file named after exercise `id`: "Exercise03aChecks.swift" for 03a
+    /// (but not for 03: the letter after the id must start a new word).
+    static func isNamedAfter(_ path: String, id: String) -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let prefix = "Exercise" + id
+        guard name.hasPrefix(prefix), let next = name.dropFirst(prefix.count).first else { return false }
+        return next.isUppercase
+    }
+
+    @Test func noIdOrFolderOutsideItsOwnPlaces() {
+        // Quoted ids are looked for where exercises are handled (a lesson's own "03" is not one).
+        let quotedIn = ["Sources/workshop", "Sources/ExerciseChecks", "Tests/ExerciseTests", "Tests/WorkshopTests", ".ci"]
+        let everywhere = ["Sources", "Tests", ".ci"].flatMap(Self.files(under:))
+        var found: [String] = []
+        for exercise in ExerciseCatalog.exercises {
+            for (path, text) in everywhere where !Self.isNamedAfter(path, id: exercise.id) {
+                if text.contains(exercise.folder) { found.append("\(path) names the folder \(exercise.folder)") }
+                let quoted = ["\"\(exercise.id)\"", "check \(exercise.id)", "(\"\(exercise.id)"]
+                if quotedIn.contains(where: { path.hasPrefix($0 + "/") }), quoted.contains(where: text.contains) {
+                    found.append("\(path) names exercise \(exercise.id)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+}
