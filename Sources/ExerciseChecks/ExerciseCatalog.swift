@@ -3,7 +3,7 @@ import Foundation
 /// One exercise: everything the `workshop` CLI, the runner and the tests know about it, read
 /// from its folder, `Exercises/<folder>/`:
 ///
-///     IconLoader.swift            the learner's file(s)
+///     File.swift            the learner's file(s)
 ///     README.md  README.ja.md     what to do
 ///     hints.md   hints.ja.md      numbered hints
 ///     .meta/exercise.json         id, lesson, titles, files, hint count, check names, fingerprints
@@ -13,13 +13,13 @@ import Foundation
 /// The files as shipped are the learner's files as git has them: `.meta/exercise.json` keeps
 /// their fingerprints, so `reset` and the tests find them in the history (see `ShippedFiles`).
 public struct Exercise: Sendable {
-    /// "03": the lesson's number ("03a": the lesson's second exercise); "R1": an exercise tied
+    /// "NN": the lesson's number ("NNa": the lesson's second exercise); "RN": an exercise tied
     /// to no lesson (R for race).
     public let id: String
     /// The English title; `titleJapanese` is the Japanese one.
     public let title: String
     public let titleJapanese: String
-    /// The lesson it belongs to ("03"), or nil.
+    /// The lesson it belongs to ("NN"), or nil.
     public let lesson: String?
     /// The folder under Exercises/.
     public let folder: String
@@ -44,25 +44,28 @@ public struct Exercise: Sendable {
     /// Also build the driver with `-sanitize=thread -D WORKLOAD_ONLY` (without the support
     /// library) and hand its path to the checks: the data-race exercise.
     public let threadSanitizedWorkload: Bool
+    /// What kind of exercise it is, for tools and tests that pick one by what it is: "pure"
+    /// (its checks need no network, thread or database: quick and deterministic).
+    public let traits: [String]
     /// Each learner file's fingerprint as shipped (`fingerprint(_:)` of its bytes).
     public let shipped: [String: String]
 
-    /// "Exercises/03-icons-off-main".
+    /// "Exercises/NN-name".
     public var directory: String { "Exercises/" + folder }
     /// The learner's files, relative to the package root.
     public var paths: [String] { files.map { directory + "/" + $0 } }
     /// The module the learner's files are compiled into.
     public var moduleName: String { "Exercise" + id }
-    /// "Exercises/03-icons-off-main/.meta": the exercise's data, driver and reference.
+    /// "Exercises/NN-name/.meta": the exercise's data, driver and reference.
     public var metaDirectory: String { directory + "/.meta" }
-    /// "Exercises/03-icons-off-main/.meta/solution".
+    /// "Exercises/NN-name/.meta/solution".
     public var solutionDirectory: String { metaDirectory + "/solution" }
     /// The one command that checks it.
     public var checkCommand: String { "swift run workshop check \(id)" }
 }
 
 /// Every exercise, read from the folders under `Exercises/` (of `ExerciseRoot.current`):
-/// lesson exercises in id order ("01", "01a", "02", ...), then those of no lesson ("R1", ...).
+/// lesson exercises in id order ("NN", "NNa", ...), then those of no lesson ("RN", ...).
 /// A folder whose `.meta` cannot be read is left out, and `problems` says why.
 public enum ExerciseCatalog {
     public static var exercises: [Exercise] { loaded.exercises }
@@ -93,14 +96,14 @@ public enum ExerciseCatalog {
         return (exercises, problems)
     }
 
-    /// The exercise whose id is `id`, ignoring case and a missing leading zero ("3" finds "03",
-    /// "3a" finds "03a").
+    /// The exercise whose id is `id`, ignoring case and a missing leading zero ("9" finds "09",
+    /// "9a" finds "09a").
     public static func exercise(id: String) -> Exercise? {
         let wanted = id.prefix { $0.isNumber }.count == 1 ? "0" + id : id
         return exercises.first { $0.id.lowercased() == wanted.lowercased() }
     }
 
-    /// "01, 01a, 02, 03, ...".
+    /// The ids, comma-separated.
     public static var ids: String { exercises.map(\.id).joined(separator: ", ") }
 }
 
@@ -120,6 +123,7 @@ struct ExerciseData: Decodable {
     var deletedCode: String?
     var uses: String
     var threadSanitizedWorkload: Bool?
+    var traits: [String]?
     var shipped: [String: String]
 
     struct Problem: Error, CustomStringConvertible {
@@ -147,7 +151,8 @@ struct ExerciseData: Decodable {
             id: data.id, title: data.title.en, titleJapanese: data.title.ja, lesson: data.lesson, folder: folder,
             files: data.files, hints: data.hints, checks: data.checks, failsAsShipped: data.failsAsShipped,
             deletedCodeExemption: data.deletedCode, uses: data.uses, driver: driver,
-            threadSanitizedWorkload: data.threadSanitizedWorkload ?? false, shipped: data.shipped)
+            threadSanitizedWorkload: data.threadSanitizedWorkload ?? false, traits: data.traits ?? [],
+            shipped: data.shipped)
     }
 }
 

@@ -384,7 +384,7 @@ public struct ExerciseRunner: Sendable {
             || line.contains("std::bad_alloc") || line.contains("out of memory")
     }
 
-    /// "Exercises/05-preload-cache/OrderResolver.swift (its first TODO is on line 12)".
+    /// "Exercises/NN-name/File.swift (its first TODO is on line 12)".
     static func firstTodo(_ exercise: Exercise, _ sources: [String: Data], japanese: Bool = false) -> String {
         let file = exercise.files[0]
         let text = String(decoding: sources[file] ?? Data(), as: UTF8.self)
@@ -433,7 +433,7 @@ public struct ExerciseRunner: Sendable {
     }
 
     /// The first frame of a crash's backtrace in the learner's files:
-    /// "loadIcons(for:into:using:imageQueue:) at Exercises/03-icons-off-main/IconLoader.swift:21:13".
+    /// "loadIcons(for:into:) at Exercises/NN-name/File.swift:21:13".
     static func crashSite(_ lines: [String]) -> String? {
         for line in lines {
             // "3 [ra] 0x000055a02fbf7fb1 closure #1 in f(_:) + 32 in exercise03 at Exercises/x/A.swift:2:13"

@@ -14,7 +14,7 @@ struct Hint: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "Show up to this hint at once, e.g. the one a failed check names (`workshop hint 05 4`).",
+            "Show up to this hint at once, e.g. the one a failed check names (`workshop hint NN 4`).",
             valueName: "hint"))
     var number: Int?
 

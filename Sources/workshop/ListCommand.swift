@@ -35,7 +35,7 @@ struct List: ParsableCommand {
         Style.line()
 
         // One row per lesson (with its first exercise, if it has one), then the other exercises: a
-        // lesson's second one ("03a", under its lesson) and those of no lesson.
+        // lesson's second one ("NNa", under its lesson) and those of no lesson.
         var rows: [(id: String, lesson: String, state: Workspace.State?)] = lessons.map { lesson in
             (lesson.number, lesson.title, states.first { $0.exercise.lesson == lesson.number })
         }

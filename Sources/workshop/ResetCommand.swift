@@ -25,7 +25,9 @@ struct Reset: ParsableCommand {
     func validate() throws {
         if all && exercise != nil { throw ValidationError("name one exercise or pass --all, not both") }
         if !all && exercise == nil {
-            throw ValidationError("which exercise? e.g. `workshop reset 03`, or `workshop reset --all`")
+            throw ValidationError(
+                "which exercise? e.g. `workshop reset \(ExerciseCatalog.exercises.first?.id ?? "NN")`, or `workshop reset --all`"
+            )
         }
     }
 

@@ -35,7 +35,8 @@ struct Solution: ParsableCommand {
         for file in exercise.files {
             let solution = exercise.solutionDirectory + "/" + file
             if !FileManager.default.fileExists(atPath: workspace.path(solution)) {
-                throw WorkshopFailure("\(solution) is missing: `git checkout -- \(exercise.metaDirectory)` brings it back")
+                throw WorkshopFailure(
+                    "\(solution) is missing: `git checkout -- \(exercise.metaDirectory)` brings it back")
             }
         }
         // Passed already (the last check of exactly these files, or an earlier version that

@@ -19,7 +19,7 @@ struct Workshop: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// `--lang` may come anywhere, before the command's name too (`workshop --lang ja check 03`):
+    /// `--lang` may come anywhere, before the command's name too (`workshop --lang ja check NN`):
     /// `Language.current` has read it already, so it is taken out here, after checking its value.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
@@ -50,12 +50,12 @@ struct Workshop: ParsableCommand {
         for command in configuration.subcommands {
             Style.warnLine("  \(Style.pad(command._commandName, 9)) \(command.configuration.abstract)")
         }
-        Style.warnLine("For example: swift run workshop check 03")
+        Style.warnLine("For example: swift run workshop check \(ExerciseCatalog.exercises.first?.id ?? "NN")")
         return ExitCode(64)
     }
 }
 
-/// "R1", "03" or "3": an exercise id as typed; an unknown one is a usage error that lists the ids.
+/// "R9", "09" or "9": an exercise id as typed; an unknown one is a usage error that lists the ids.
 func exerciseArgument(_ text: String) throws -> Exercise {
     guard let exercise = ExerciseCatalog.exercise(id: text) else {
         throw ValidationError("there is no exercise \"\(text)\". The exercises are \(ExerciseCatalog.ids).")

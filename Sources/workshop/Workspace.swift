@@ -212,7 +212,7 @@ struct Workspace {
         }
     }
 
-    /// "Exercises/03-icons-off-main/README.md", or its Japanese README.ja.md when speaking Japanese.
+    /// "Exercises/NN-name/README.md", or its Japanese README.ja.md when speaking Japanese.
     func readme(_ exercise: Exercise) -> String { document(exercise, "README") }
 
     /// `name`.md, or `name`.ja.md in Japanese when there is one.

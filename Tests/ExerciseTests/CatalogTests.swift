@@ -11,7 +11,8 @@ struct CatalogTests {
     /// Every folder under Exercises/ with a `.meta` is in the catalog, and nothing is wrong with one.
     @Test func everyFolderIsReadWithoutProblems() {
         #expect(ExerciseCatalog.problems.isEmpty, "\(ExerciseCatalog.problems)")
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: ExerciseFiles.root.path + "/Exercises")) ?? []
+        let folders =
+            (try? FileManager.default.contentsOfDirectory(atPath: ExerciseFiles.root.path + "/Exercises")) ?? []
         let withMeta = folders.filter {
             FileManager.default.fileExists(atPath: ExerciseFiles.root.path + "/Exercises/\($0)/.meta/exercise.json")
         }
@@ -19,7 +20,7 @@ struct CatalogTests {
         #expect(Set(Self.ids).count == Self.ids.count, "ids are unique")
     }
 
-    /// An id is found as typed: either case, with or without a lesson's leading zero ("3a": "03a").
+    /// An id is found as typed: either case, with or without a lesson's leading zero ("9a": "09a").
     @Test(arguments: ids) func idsAreFoundAsTyped(id: String) {
         #expect(ExerciseCatalog.exercise(id: id)?.id == id)
         #expect(ExerciseCatalog.exercise(id: id.lowercased())?.id == id)
@@ -46,7 +47,8 @@ struct CatalogTests {
             let now = fingerprint(Data(head.stdout.utf8))
             #expect(
                 exercise.shipped[file] == now,
-                "\(path) at HEAD has the fingerprint \(now): if you changed the shipped file, put it in .meta/exercise.json")
+                "\(path) at HEAD has the fingerprint \(now): if you changed the shipped file, put it in .meta/exercise.json"
+            )
         }
     }
 
@@ -57,7 +59,7 @@ struct CatalogTests {
         #expect(hints.enumerated().allSatisfy { $1.hasPrefix("\($0 + 1). ") })
         #expect(try ExerciseFiles.sources(exercise, .shipped).count == exercise.files.count)
         #expect(try ExerciseFiles.sources(exercise, .solution).count == exercise.files.count)
-        // "03" and "03a" belong to lesson 03.
+        // "NN" and "NNa" belong to lesson NN.
         #expect(exercise.lesson == nil || exercise.lesson == String(id.prefix(2)))
     }
 

@@ -26,8 +26,8 @@ struct ExerciseIdsTests {
         return found
     }
 
-    /// Whether `path` is a file named after exercise `id`: "Exercise03aChecks.swift" for 03a
-    /// (but not for 03: the letter after the id must start a new word).
+    /// Whether `path` is a file named after exercise `id`: "Exercise09aChecks.swift" for 09a
+    /// (but not for 09: the letter after the id must start a new word).
     static func isNamedAfter(_ path: String, id: String) -> Bool {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let prefix = "Exercise" + id
@@ -35,16 +35,32 @@ struct ExerciseIdsTests {
         return next.isUppercase
     }
 
+    /// Whether `text` names exercise `id`: as a string literal ("09a"), or after a command word
+    /// (`check 09a`, in a shell script), a whole id either way.
+    static func names(_ text: String, _ id: String) -> Bool {
+        if text.contains("\"\(id)\"") { return true }
+        for word in ["check", "hint", "reset", "start", "solution", "verify", "watch"] {
+            var rest = text[...]
+            while let found = rest.range(of: word + " " + id) {
+                let after = rest[found.upperBound...].first
+                if after.map({ !$0.isLetter && !$0.isNumber }) ?? true { return true }
+                rest = rest[found.upperBound...]
+            }
+        }
+        return false
+    }
+
     @Test func noIdOrFolderOutsideItsOwnPlaces() {
-        // Quoted ids are looked for where exercises are handled (a lesson's own "03" is not one).
-        let quotedIn = ["Sources/workshop", "Sources/ExerciseChecks", "Tests/ExerciseTests", "Tests/WorkshopTests", ".ci"]
+        // Quoted ids are looked for where exercises are handled (a lesson's own number is not one).
+        let quotedIn = [
+            "Sources/workshop", "Sources/ExerciseChecks", "Tests/ExerciseTests", "Tests/WorkshopTests", ".ci",
+        ]
         let everywhere = ["Sources", "Tests", ".ci"].flatMap(Self.files(under:))
         var found: [String] = []
         for exercise in ExerciseCatalog.exercises {
             for (path, text) in everywhere where !Self.isNamedAfter(path, id: exercise.id) {
                 if text.contains(exercise.folder) { found.append("\(path) names the folder \(exercise.folder)") }
-                let quoted = ["\"\(exercise.id)\"", "check \(exercise.id)", "(\"\(exercise.id)"]
-                if quotedIn.contains(where: { path.hasPrefix($0 + "/") }), quoted.contains(where: text.contains) {
+                if quotedIn.contains(where: { path.hasPrefix($0 + "/") }), Self.names(text, exercise.id) {
                     found.append("\(path) names exercise \(exercise.id)")
                 }
             }

@@ -84,7 +84,7 @@ final class BusyMachineTests: XCTestCase {
 
     func testTheBusyLoadEndsWithVerifyHoweverItEnds() throws {
         // It ends by itself.
-        let done = try WorkshopBinary.run(["verify", "07", "--busy-cores", "2"], root: workspace.root)
+        let done = try WorkshopBinary.run(["verify", Subject.pure.id, "--busy-cores", "2"], root: workspace.root)
         XCTAssertEqual(done.status, 0, done.stdout + done.stderr)
         XCTAssertTrue(done.stdout.contains("Keeping 2 cores busy meanwhile"), done.stdout)
         XCTAssertTrue(done.stdout.contains("2 busy cores"), done.stdout)

@@ -97,6 +97,8 @@ enum DeletedCode {
         /// An empty body for a function that returns nothing (and an init: the compiler then
         /// says what is missing), `fatalError` for one that returns a value.
         case defaultReturn
+        /// A loop that never ends (a learner's accident), then `fatalError` for the compiler.
+        case endlessLoop
     }
 
     static func bodies(of source: String, with replacement: Replacement) -> String {
@@ -119,7 +121,9 @@ enum DeletedCode {
                 let lineStart = characters[..<declaration].lastIndex(of: "\n").map { $0 + 1 } ?? 0
                 let indent = String(characters[lineStart...].prefix { $0 == " " })
                 let returnsValue = signature.contains("->")
-                if replacement == .defaultReturn && !returnsValue {
+                if replacement == .endlessLoop {
+                    output += "\n" + indent + "    while true {}\n" + indent + "    fatalError(\"never\")\n" + indent
+                } else if replacement == .defaultReturn && !returnsValue {
                     output += "\n" + indent
                 } else {
                     output += "\n" + indent + "    fatalError(\"deleted\")\n" + indent

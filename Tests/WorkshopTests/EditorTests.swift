@@ -28,7 +28,7 @@ final class EditorTests: XCTestCase {
             atPath: root.appendingPathComponent(".build/debug/Modules/Lesson03Kit.swiftmodule").path)
     }
 
-    func client(workspace: URL) throws -> LSPClient {
+    static func client(workspace: URL) throws -> LSPClient {
         let server = try XCTUnwrap(Self.server, "sourcekit-lsp is not on PATH (it ships in the Swift toolchain)")
         try XCTSkipUnless(
             Self.modulesBuilt,
@@ -37,51 +37,20 @@ final class EditorTests: XCTestCase {
         return try LSPClient(server: server, workspace: workspace)
     }
 
-    func exercise(_ id: String) -> (uri: String, shipped: String) {
-        let exercise = ExerciseCatalog.named(id)
+    static func exercise(_ exercise: Exercise) -> (uri: String, shipped: String) {
         let file = Self.root.appendingPathComponent(exercise.paths[0])
         let shipped = try? ShippedFiles.contents(exercise, exercise.files[0], root: Self.root)
         return (file.absoluteString, shipped.map { String(decoding: $0, as: UTF8.self) } ?? "")
-    }
-
-    /// The repository opened in the editor: the file as shipped has no error; a type error
-    /// planted in it gets one, on its line; go-to-definition lands in Sources/Lesson03Kit.
-    func testTheEditorTypeChecksAnExerciseFileAgainstItsLessonsLibrary() throws {
-        let lsp = try client(workspace: Self.root)
-        defer { lsp.close() }
-        let (uri, shipped) = exercise("03")
-        let line = "let icon = try? client.icon(for: entry)"
-        XCTAssertTrue(shipped.contains(line), "exercise 03's file changed shape")
-
-        try lsp.open(uri, text: shipped)
-        XCTAssertEqual(try lsp.errors(uri), [], "the file as shipped type-checks")
-
-        let planted = shipped.replacingOccurrences(of: line, with: "let icon: Int = try? client.icon(for: entry)")
-        try lsp.change(uri, text: planted, version: 2)
-        let errors = try lsp.errors(uri)
-        let plantedLine =
-            planted.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("let icon: Int") }
-        XCTAssertTrue(
-            errors.contains { $0.line == plantedLine && $0.message.contains("Int") },
-            "an error on the planted line \((plantedLine ?? -1) + 1): \(errors)")
-
-        // Go to the definition of `TimelineClient`: into the lesson's library.
-        let lines = shipped.split(separator: "\n", omittingEmptySubsequences: false)
-        let row = try XCTUnwrap(lines.firstIndex { $0.contains("using client: TimelineClient") })
-        let column = try XCTUnwrap(lines[row].range(of: "TimelineClient")).lowerBound.utf16Offset(in: lines[row])
-        let targets = try lsp.definition(uri, line: row, character: column + 2)
-        XCTAssertTrue(
-            targets.contains { $0.hasSuffix("Sources/Lesson03Kit/TimelineClient.swift") }, "definition: \(targets)")
     }
 
     /// Every exercise file as shipped, with Exercises/ opened on its own: no error anywhere.
     func testEveryShippedExerciseFileTypeChecksInTheEditor() throws {
         try XCTSkipUnless(
             ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1", "slow tier: set SAKUSAKU_SLOW_TESTS=1")
-        let lsp = try client(workspace: Self.root.appendingPathComponent("Exercises"))
+        let lsp = try Self.client(workspace: Self.root.appendingPathComponent("Exercises"))
         defer { lsp.close() }
         for exercise in ExerciseCatalog.exercises {
-            let (uri, shipped) = self.exercise(exercise.id)
+            let (uri, shipped) = Self.exercise(exercise)
             try lsp.open(uri, text: shipped)
             XCTAssertEqual(try lsp.errors(uri), [], exercise.id)
             // Proof that it was type-checked, not skipped: a name nothing declares is an error.

@@ -50,34 +50,38 @@ final class JapaneseModeTests: XCTestCase {
     }
 
     func testCheckHintsResetAndSolutionInJapanese() throws {
-        let check = try run(["check", "07"], japanese)
+        let exercise = Subject.pure
+        let (id, total, failing) = (exercise.id, exercise.checks.count + 1, exercise.failsAsShipped.count)
+        let check = try run(["check", id], japanese)
         XCTAssertEqual(check.status, 1)
-        XCTAssertTrue(check.stdout.hasPrefix("演習 07: 日本語の禁則処理"), check.stdout)
+        XCTAssertTrue(check.stdout.hasPrefix("演習 \(id): \(exercise.titleJapanese)"), check.stdout)
         XCTAssertTrue(check.stdout.contains("期待:"), check.stdout)
-        XCTAssertEqual(check.stdout.split(separator: "\n").last, "演習 07: 6 件中 2 件のチェックが失敗")
-        XCTAssertTrue(try run(["check", "07", "--lang", "en"], japanese).stdout.hasSuffix("2 of 6 checks fail\n"))
+        XCTAssertEqual(check.stdout.split(separator: "\n").last, "演習 \(id): \(total) 件中 \(failing) 件のチェックが失敗")
+        XCTAssertTrue(
+            try run(["check", id, "--lang", "en"], japanese).stdout.hasSuffix("\(failing) of \(total) checks fail\n"))
 
-        let exercise = ExerciseCatalog.named("07")
         let hints = HintsFile.hints(in: workspace.text(exercise.directory + "/hints.ja.md"))
         XCTAssertEqual(hints.count, exercise.hints)
-        let hint = try run(["hint", "07", "--lang", "ja"])
+        let hint = try run(["hint", id, "--lang", "ja"])
         XCTAssertEqual(hint.status, 0, hint.stderr)
-        XCTAssertTrue(hint.stdout.hasPrefix("演習 07 のヒント: 日本語の禁則処理  (4 件中 1 件)"), hint.stdout)
+        XCTAssertTrue(
+            hint.stdout.hasPrefix("演習 \(id) のヒント: \(exercise.titleJapanese)  (\(exercise.hints) 件中 1 件)"),
+            hint.stdout)
         XCTAssertTrue(hint.stdout.contains(hints[0]), "the first hint of hints.ja.md: \(hint.stdout)")
 
-        let solution = try run(["solution", "07"], japanese)
+        let solution = try run(["solution", id], japanese)
         XCTAssertTrue(solution.stdout.contains("まだチェックに合格していません"), solution.stdout)
 
         try workspace.write(exercise.paths[0], Data("// mine\n".utf8) + workspace.contents(exercise.paths[0])!)
-        let reset = try run(["reset", "07"], japanese)
+        let reset = try run(["reset", id], japanese)
         XCTAssertEqual(reset.status, 1)
         XCTAssertTrue(reset.stderr.contains("尋ねる端末がありません"), reset.stderr)
-        let done = try run(["reset", "07", "--yes"], japanese)
+        let done = try run(["reset", id, "--yes"], japanese)
         XCTAssertTrue(done.stdout.contains("配布時の状態に戻しました"), done.stdout)
 
         try workspace.solve(exercise)
-        let passed = try run(["check", "07"], japanese)
-        XCTAssertEqual(passed.stdout.split(separator: "\n").last, "演習 07 合格")
-        XCTAssertTrue(try run(["next"], japanese).stdout.hasPrefix("演習 R1: "))
+        let passed = try run(["check", id], japanese)
+        XCTAssertEqual(passed.stdout.split(separator: "\n").last, "演習 \(id) 合格")
+        XCTAssertTrue(try run(["next"], japanese).stdout.hasPrefix("演習 \(Subject.after(exercise).id): "))
     }
 }

@@ -33,22 +33,24 @@ final class LearnerCommandsTests: XCTestCase {
     }
 
     func testSolutionStaysHiddenUntilTheExercisePassesThenShowsTheReferenceAndTheDiff() throws {
-        let exercise = ExerciseCatalog.named("07")
+        let exercise = Subject.pure
+        let id = exercise.id
         let reference = workspace.text(exercise.solutionDirectory + "/" + exercise.files[0])
         // A line only the reference has: the answer must not leak before the exercise passes.
         let shipped = Set(workspace.text(exercise.paths[0]).split(separator: "\n"))
         let secret = try XCTUnwrap(
             reference.split(separator: "\n").first { !shipped.contains($0) && $0.count > 20 }.map(String.init))
 
-        let hidden = try run(["solution", "07"])
+        let hidden = try run(["solution", id])
         XCTAssertEqual(hidden.status, 1, "not what was asked for: scripts see 1. \(hidden.stderr)")
-        XCTAssertTrue(hidden.stdout.contains("does not pass its checks yet (2 of 6 fail)"), hidden.stdout)
-        XCTAssertTrue(hidden.stdout.contains("swift run workshop hint 07"), hidden.stdout)
+        let counts = "(\(exercise.failsAsShipped.count) of \(exercise.checks.count + 1) fail)"
+        XCTAssertTrue(hidden.stdout.contains("does not pass its checks yet \(counts)"), hidden.stdout)
+        XCTAssertTrue(hidden.stdout.contains("swift run workshop hint \(id)"), hidden.stdout)
         XCTAssertFalse(hidden.stdout.contains(secret), "no spoiler before passing: \(hidden.stdout)")
 
         // Solved another way than byte for byte: a comment of the learner's more.
         try workspace.write(exercise.paths[0], Data(("// my own note\n" + reference).utf8))
-        let shown = try run(["solution", "07"])
+        let shown = try run(["solution", id])
         XCTAssertEqual(shown.status, 0, shown.stderr)
         XCTAssertTrue(shown.stdout.contains("the reference solution"), shown.stdout)
         XCTAssertTrue(shown.stdout.contains(secret), shown.stdout)
@@ -58,18 +60,21 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertTrue(try run(["list"]).stdout.contains("done"), "the check it ran was recorded")
 
         try workspace.solve(exercise)
-        let same = try run(["solution", "07"])
+        let same = try run(["solution", id])
         XCTAssertTrue(same.stdout.contains("Your file is the reference, byte for byte."), same.stdout)
     }
 
     func testCheckEndsWithOneVerdictLine() throws {
-        let failing = try run(["check", "07"])
+        let pure = Subject.pure
+        let failing = try run(["check", pure.id])
         XCTAssertEqual(failing.status, 1)
-        XCTAssertEqual(lastLine(failing.stdout), "exercise 07: 2 of 6 checks fail")
-        try workspace.solve(ExerciseCatalog.named("07"))
-        let passing = try run(["check", "07"])
+        XCTAssertEqual(
+            lastLine(failing.stdout),
+            "exercise \(pure.id): \(pure.failsAsShipped.count) of \(pure.checks.count + 1) checks fail")
+        try workspace.solve(pure)
+        let passing = try run(["check", pure.id])
         XCTAssertEqual(passing.status, 0)
-        XCTAssertEqual(lastLine(passing.stdout), "exercise 07 passed")
+        XCTAssertEqual(lastLine(passing.stdout), "exercise \(pure.id) passed")
     }
 
     /// A fake editor that writes its arguments to a file.
@@ -83,12 +88,12 @@ final class LearnerCommandsTests: XCTestCase {
 
     func testEditOpensTheCurrentFileAtItsFirstTodo() throws {
         let editor = try fakeEditor()
-        let iconLoader = ExerciseCatalog.named("03")
+        let iconLoader = Subject.ordinary[0]
         let location = "\(iconLoader.paths[0]):\(firstTodoLine(iconLoader))"
         XCTAssertGreaterThan(firstTodoLine(iconLoader), 1)
 
         // $EDITOR gets the path.
-        let start = try run(["start", "03", "--edit"], ["EDITOR": editor.command])
+        let start = try run(["start", iconLoader.id, "--edit"], ["EDITOR": editor.command])
         XCTAssertEqual(start.status, 0, start.stderr)
         XCTAssertEqual(workspace.text("editor.log"), iconLoader.paths[0] + "\n")
         XCTAssertTrue(start.stdout.contains(location), "path:line wherever a file is named: \(start.stdout)")
@@ -99,13 +104,13 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertEqual(workspace.text("editor.log"), "-g\n\(location)\n")
         XCTAssertTrue(list.stdout.contains(location), list.stdout)
 
-        // `next --edit` opens what `list` calls next: 03 itself, until it passes.
+        // `next --edit` opens what `list` calls next: the same exercise, until it passes.
         let next = try run(["next", "--edit"], ["EDITOR": editor.command])
         XCTAssertEqual(next.status, 0, next.stderr)
-        XCTAssertEqual(workspace.text("editor.log"), ExerciseCatalog.named("03").paths[0] + "\n")
+        XCTAssertEqual(workspace.text("editor.log"), iconLoader.paths[0] + "\n")
 
         // No editor, or one that does not run: a clear error, exit 1.
-        let none = try run(["start", "03", "--edit"])
+        let none = try run(["start", iconLoader.id, "--edit"])
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.stderr.contains("set EDITOR") && none.stderr.contains("--edit-cmd"), none.stderr)
         let missing = try run(["--edit-cmd", "no-such-editor-anywhere"])
@@ -114,24 +119,25 @@ final class LearnerCommandsTests: XCTestCase {
     }
 
     func testResetAllRestoresEveryChangedFileAndBacksEachUp() throws {
-        let changed = ["03", "R1"].map(ExerciseCatalog.named)
+        let changed = [Subject.ordinary[0], Subject.dataRace]
         var learners: [String: Data] = [:]
         for exercise in changed {
             let mine = Data("// my attempt at \(exercise.id)\n".utf8) + workspace.contents(exercise.paths[0])!
             try workspace.write(exercise.paths[0], mine)
             learners[exercise.id] = mine
         }
-        let gone = ExerciseCatalog.named("05")
+        let gone = Subject.ordinary[1]
+        let first = changed[0].id
         try FileManager.default.removeItem(atPath: workspace.path(gone.paths[0]))
 
-        // Two hints of 03 seen, then 03 passed and current: after reset --all, hints start over.
-        XCTAssertEqual(try run(["hint", "03"]).status, 0)
-        XCTAssertEqual(try run(["hint", "03"]).status, 0)
-        XCTAssertEqual(try run(["reset", "03", "--all"]).status, 64, "one exercise or --all")
+        // Two hints of the first seen: after reset --all, hints start over.
+        XCTAssertEqual(try run(["hint", first]).status, 0)
+        XCTAssertEqual(try run(["hint", first]).status, 0)
+        XCTAssertEqual(try run(["reset", first, "--all"]).status, 64, "one exercise or --all")
         let refused = try run(["reset", "--all"])
         XCTAssertEqual(refused.status, 1, "no terminal to ask, no --yes")
         XCTAssertTrue(refused.stderr.contains("workshop reset --all --yes"), refused.stderr)
-        XCTAssertEqual(workspace.contents(changed[0].paths[0]), learners["03"])
+        XCTAssertEqual(workspace.contents(changed[0].paths[0]), learners[first])
 
         let reset = try run(["reset", "--all", "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stdout + reset.stderr)
@@ -144,7 +150,8 @@ final class LearnerCommandsTests: XCTestCase {
             .filter { $0.hasSuffix(".swift") }.sorted()
         XCTAssertEqual(backups.count, 2, "\(backups)")
         XCTAssertEqual(
-            backups.map { workspace.contents(".workshop-backups/" + $0) }, [learners["03"], learners["R1"]])
+            Set(backups.map { workspace.contents(".workshop-backups/" + $0) }),
+            Set(changed.map { learners[$0.id] }))
         // One line per file: where it is, where the learner's version went.
         let lines = reset.stdout.split(separator: "\n").map(String.init)
         for (exercise, backup) in zip(changed, backups) {
@@ -157,7 +164,7 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertTrue(lines[0].contains("Restored 3 files as shipped; hints start over"), reset.stdout)
         let listed = try JSONSerialization.jsonObject(with: Data(try run(["list", "--json"]).stdout.utf8))
         let entries = (listed as? [String: Any])?["exercises"] as? [[String: Any]] ?? []
-        XCTAssertEqual(entries.first { $0["id"] as? String == "03" }?["hintsShown"] as? Int, 0, "hints start over")
+        XCTAssertEqual(entries.first { $0["id"] as? String == first }?["hintsShown"] as? Int, 0, "hints start over")
         XCTAssertTrue(try run(["list"]).stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"))
         XCTAssertTrue(try run(["reset", "--all", "--yes"]).stdout.contains("Nothing to do."))
     }
@@ -166,7 +173,7 @@ final class LearnerCommandsTests: XCTestCase {
     /// learner's language; no answer (end of input) changes nothing.
     func testResetAllAsksOnATerminalAndNoAnswerChangesNothing() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no util-linux script")
-        let file = ExerciseCatalog.named("07").paths[0]
+        let file = Subject.pure.paths[0]
         let mine = Data("// mine\n".utf8) + workspace.contents(file)!
         try workspace.write(file, mine)
         for (language, question) in [
@@ -183,31 +190,36 @@ final class LearnerCommandsTests: XCTestCase {
     }
 
     func testNextSkipsWhatPassedAndMakesItCurrent() throws {
-        try workspace.solve(ExerciseCatalog.named("07"))
-        XCTAssertEqual(try run(["check", "07"]).status, 0)
-        try workspace.solve(ExerciseCatalog.named("06a"))
-        XCTAssertEqual(try run(["check", "06a"]).status, 0)
-        // 06a is current and has passed; 07 comes after it but has passed too: next skips it.
+        // Two exercises in a row pass, the second first; the first is current then.
+        let all = Subject.all
+        let index = all.firstIndex { $0.id == Subject.pure.id }!
+        let (current, skipped, expected) = (all[index - 1], all[index], all[index + 1])
+        try workspace.solve(skipped)
+        XCTAssertEqual(try run(["check", skipped.id]).status, 0)
+        try workspace.solve(current)
+        XCTAssertEqual(try run(["check", current.id]).status, 0)
+        // The current one has passed; the one after it has passed too: next skips it.
         let next = try run(["next"])
         XCTAssertEqual(next.status, 0, next.stderr)
-        XCTAssertTrue(next.stdout.hasPrefix("Exercise R1: a data race in a request counter"), next.stdout)
-        XCTAssertTrue(try run(["list"]).stdout.contains("\n> R1 "))
+        XCTAssertTrue(next.stdout.hasPrefix("Exercise \(expected.id): \(expected.title)"), next.stdout)
+        XCTAssertTrue(try run(["list"]).stdout.contains("\n> \(expected.id) "))
         // After the last one (passed), around to the first not passed.
         let last = try XCTUnwrap(ExerciseCatalog.exercises.last)
         try workspace.solve(last)
         XCTAssertEqual(try run(["check", last.id]).status, 0)
         let again = try run(["next"])
-        XCTAssertTrue(again.stdout.hasPrefix("Exercise 01: "), again.stdout)
+        XCTAssertTrue(again.stdout.hasPrefix("Exercise \(all[0].id): "), again.stdout)
     }
 
     /// One notion of next: after `reset --all` (and at any other time) `workshop next` opens what
     /// `list` calls next. Before, list said the current exercise and next opened the one after it.
     func testNextOpensWhatListCallsNextAlsoAfterResetAll() throws {
-        for id in ["01", "01a", "02"] {
-            try workspace.solve(ExerciseCatalog.named(id))
-            XCTAssertEqual(try run(["check", id]).status, 0, id)
+        let all = Subject.all
+        for exercise in all.prefix(3) {
+            try workspace.solve(exercise)
+            XCTAssertEqual(try run(["check", exercise.id]).status, 0, exercise.id)
         }
-        XCTAssertEqual(try run(["start", "03"]).status, 0)
+        XCTAssertEqual(try run(["start", all[3].id]).status, 0)
         func listed() throws -> String {
             let list = try run(["list"])
             let line = try XCTUnwrap(list.stdout.split(separator: "\n").last.map(String.init), list.stdout)
@@ -221,53 +233,56 @@ final class LearnerCommandsTests: XCTestCase {
             return try XCTUnwrap(
                 next.stdout.firstMatch(of: /^Exercise ([0-9R][0-9a-z]*):/).map { String($0.1) }, next.stdout)
         }
-        // 03 is current and not done: both say 03.
-        XCTAssertEqual(try listed(), "03")
-        XCTAssertEqual(try opened(), "03")
+        // The fourth is current and not done: both say it.
+        XCTAssertEqual(try listed(), all[3].id)
+        XCTAssertEqual(try opened(), all[3].id)
         // Every exercise back as shipped: both start over from the first one.
         XCTAssertEqual(try run(["reset", "--all", "--yes"]).status, 0)
         let afterReset = try listed()
-        XCTAssertEqual(afterReset, "01")
+        XCTAssertEqual(afterReset, all[0].id)
         XCTAssertEqual(try opened(), afterReset)
-        // 01 passes and is current: both name the next one not passed.
-        try workspace.solve(ExerciseCatalog.named("01"))
-        XCTAssertEqual(try run(["check", "01"]).status, 0)
-        XCTAssertEqual(try listed(), "01a")
-        XCTAssertEqual(try opened(), "01a")
+        // The first passes and is current: both name the next one not passed.
+        try workspace.solve(all[0])
+        XCTAssertEqual(try run(["check", all[0].id]).status, 0)
+        XCTAssertEqual(try listed(), all[1].id)
+        XCTAssertEqual(try opened(), all[1].id)
     }
 
-    /// The hint a failed check names is one command away (`hint 05 4`), and `--all` shows them all.
+    /// The hint a failed check names is one command away (`hint NN 4`), and `--all` shows them all.
     func testAFailedCheckNamesTheCommandForItsHintAndThatCommandShowsIt() throws {
-        let exercise = ExerciseCatalog.named("05")
+        let exercise = Subject.pure
+        let id = exercise.id
         let hints = HintsFile.hints(in: workspace.text(exercise.directory + "/hints.md"))
-        let check = try run(["check", "05"])
-        let named = try XCTUnwrap(
-            check.stdout.firstMatch(of: /hint (\d) helps here: swift run workshop hint 05 (\d)/), check.stdout)
-        XCTAssertEqual(named.1, named.2)
+        let check = try run(["check", id])
+        let said = check.stdout.firstMatch(of: /hint (\d) helps here: swift run workshop hint (\S+) (\d)/)
+        let named = try XCTUnwrap(said, check.stdout)
+        XCTAssertEqual(named.1, named.3)
+        XCTAssertEqual(String(named.2), id)
         let number = try XCTUnwrap(Int(named.1))
-        let shown = try run(["hint", "05", "\(number)"])
+        let shown = try run(["hint", id, "\(number)"])
         XCTAssertEqual(shown.status, 0, shown.stderr)
         XCTAssertTrue(shown.stdout.contains(hints[number - 1]), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("(\(number) of \(hints.count))"), shown.stdout)
-        let all = try run(["hint", "05", "--all"])
+        let all = try run(["hint", id, "--all"])
         for hint in hints { XCTAssertTrue(all.stdout.contains(hint), all.stdout) }
-        let none = try run(["hint", "05", "\(hints.count + 1)"])
+        let none = try run(["hint", id, "\(hints.count + 1)"])
         XCTAssertEqual(none.status, 1)
-        XCTAssertTrue(none.stderr.contains("exercise 05 has \(hints.count) hints"), none.stderr)
+        XCTAssertTrue(none.stderr.contains("exercise \(id) has \(hints.count) hints"), none.stderr)
     }
 
     func testListJsonIsOneDocumentForTools() throws {
-        try workspace.solve(ExerciseCatalog.named("07"))
-        XCTAssertEqual(try run(["check", "07"]).status, 0)
-        XCTAssertEqual(try run(["hint", "05"]).status, 0)
-        XCTAssertEqual(try run(["hint", "05"]).status, 0)
+        let (solved, unsolved, hinted) = (Subject.pure, Subject.ordinary[0], Subject.ordinary[1])
+        try workspace.solve(solved)
+        XCTAssertEqual(try run(["check", solved.id]).status, 0)
+        XCTAssertEqual(try run(["hint", hinted.id]).status, 0)
+        XCTAssertEqual(try run(["hint", hinted.id]).status, 0)
         // The same document whatever the language.
         for changes in [[:], ["LANG": "ja_JP.UTF-8"]] as [[String: String?]] {
             let listed = try run(["list", "--json"], changes)
             XCTAssertEqual(listed.status, 0, listed.stderr)
             let document = try XCTUnwrap(
                 try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any], listed.stdout)
-            XCTAssertEqual(document["current"] as? String, "05")
+            XCTAssertEqual(document["current"] as? String, hinted.id)
             let exercises = try XCTUnwrap(document["exercises"] as? [[String: Any]])
             XCTAssertEqual(exercises.compactMap { $0["id"] as? String }, ExerciseCatalog.exercises.map(\.id))
             for entry in exercises {
@@ -276,13 +291,13 @@ final class LearnerCommandsTests: XCTestCase {
                 }
             }
             let byId = Dictionary(uniqueKeysWithValues: exercises.map { ($0["id"] as! String, $0) })
-            XCTAssertEqual(byId["07"]?["passed"] as? Bool, true)
-            XCTAssertEqual(byId["03"]?["passed"] as? Bool, false)
-            XCTAssertEqual(byId["05"]?["hintsShown"] as? Int, 2)
-            XCTAssertEqual(byId["05"]?["hintsTotal"] as? Int, 4)
-            XCTAssertEqual(byId["05"]?["title"] as? String, "pre-load the products once")
-            XCTAssertEqual(byId["05"]?["files"] as? [String], ["Exercises/05-preload-cache/OrderResolver.swift"])
-            XCTAssertTrue(byId["R1"]?["lesson"] is NSNull, "no lesson: null")
+            XCTAssertEqual(byId[solved.id]?["passed"] as? Bool, true)
+            XCTAssertEqual(byId[unsolved.id]?["passed"] as? Bool, false)
+            XCTAssertEqual(byId[hinted.id]?["hintsShown"] as? Int, 2)
+            XCTAssertEqual(byId[hinted.id]?["hintsTotal"] as? Int, hinted.hints)
+            XCTAssertEqual(byId[hinted.id]?["title"] as? String, hinted.title)
+            XCTAssertEqual(byId[hinted.id]?["files"] as? [String], hinted.paths)
+            XCTAssertTrue(byId[Subject.dataRace.id]?["lesson"] is NSNull, "no lesson: null")
             XCTAssertEqual(exercises.filter { $0["current"] as? Bool == true }.count, 1)
         }
     }

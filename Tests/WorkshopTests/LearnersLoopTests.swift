@@ -32,13 +32,12 @@ final class LearnersLoopTests: XCTestCase {
         let watched = try run(["watch", "--once"])
         XCTAssertEqual(watched.status, 0, watched.stdout)
         XCTAssertEqual(try run(["hint"]).status, 0)
-        XCTAssertEqual(try run(["solution", "R1"]).status, 0)
+        XCTAssertEqual(try run(["solution", Subject.dataRace.id]).status, 0)
 
-        // One typo in exercise 03.
-        let file = ExerciseCatalog.named("03").paths[0]
-        let broken = workspace.text(file).replacingOccurrences(
-            of: "imageQueue.async {", with: "imageQueue.async { {")
-        XCTAssertNotEqual(broken, workspace.text(file))
+        // One typo (a brace too many) at the end of an ordinary exercise's file.
+        let typo = Subject.ordinary[0]
+        let file = typo.paths[0]
+        let broken = workspace.text(file) + "\n}\n"
         try workspace.write(file, Data(broken.utf8))
 
         let listed = try run(["list"])
@@ -46,27 +45,27 @@ final class LearnersLoopTests: XCTestCase {
         XCTAssertTrue(listed.stdout.contains("\(all - 1) of \(all) exercises done"), listed.stdout)
         XCTAssertTrue(
             listed.stdout.split(separator: "\n").contains {
-                $0.contains(" 03 ") && $0.hasSuffix("failing (changed since it passed)")
+                $0.contains(" \(typo.id) ") && $0.hasSuffix("failing (changed since it passed)")
             },
             listed.stdout)
-        XCTAssertEqual(try run(["hint", "03"]).status, 0)
-        XCTAssertEqual(try run(["solution", "03"]).status, 1, "the reference stays hidden: the file fails now")
+        XCTAssertEqual(try run(["hint", typo.id]).status, 0)
+        XCTAssertEqual(try run(["solution", typo.id]).status, 1, "the reference stays hidden: the file fails now")
 
-        let check = try run(["check", "03"])
+        let check = try run(["check", typo.id])
         XCTAssertEqual(check.status, 1, check.stdout)
         XCTAssertTrue(check.stdout.contains("FAIL  compiles with the check's driver"), check.stdout)
         XCTAssertTrue(check.stdout.contains("got:    \(file):"), "the error names the file, relative: \(check.stdout)")
         XCTAssertTrue(check.stdout.contains(": error: "), check.stdout)
         XCTAssertFalse(check.stdout.contains(workspace.root.path), check.stdout)
 
-        let reset = try run(["reset", "03", "--yes"])
+        let reset = try run(["reset", typo.id, "--yes"])
         XCTAssertEqual(reset.status, 0, reset.stdout + reset.stderr)
         let backups = try FileManager.default.subpathsOfDirectory(atPath: workspace.path(".workshop-backups"))
             .filter { $0.hasSuffix(".swift") }
         XCTAssertEqual(backups.map { workspace.text(".workshop-backups/" + $0) }, [broken], "the typo is kept")
-        let after = try run(["check", "03"])
+        let after = try run(["check", typo.id])
         XCTAssertEqual(after.status, 1)
         XCTAssertTrue(after.stdout.contains("ok    compiles with the check's driver"), after.stdout)
-        XCTAssertTrue(after.stdout.contains("FAIL  fetches off the main thread"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("FAIL  \(typo.failsAsShipped[0])"), after.stdout)
     }
 }

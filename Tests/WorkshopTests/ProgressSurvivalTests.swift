@@ -27,12 +27,12 @@ final class ProgressSurvivalTests: XCTestCase {
     }
 
     func testACorruptProgressFileIsRebuiltFromTheChecks() throws {
-        try workspace.solve(ExerciseCatalog.named("07"))
-        XCTAssertEqual(try run(["check", "07"]).status, 0)
-        // 03 changed but not solved: it is checked again too, and fails.
-        let iconLoader = ExerciseCatalog.named("03")
-        try workspace.write(iconLoader.paths[0], Data(("// tried\n" + workspace.text(iconLoader.paths[0])).utf8))
-        XCTAssertEqual(try run(["hint", "05"]).status, 0)
+        let (pure, tried, hinted) = (Subject.pure, Subject.ordinary[0], Subject.ordinary[1])
+        try workspace.solve(pure)
+        XCTAssertEqual(try run(["check", pure.id]).status, 0)
+        // One changed but not solved: it is checked again too, and fails.
+        try workspace.write(tried.paths[0], Data(("// tried\n" + workspace.text(tried.paths[0])).utf8))
+        XCTAssertEqual(try run(["hint", hinted.id]).status, 0)
         let good = workspace.text(".workshop-progress")
         XCTAssertTrue(good.contains("\"hintsShown\" : 1"), good)
 
@@ -46,22 +46,22 @@ final class ProgressSurvivalTests: XCTestCase {
             XCTAssertTrue(list.stderr.contains("rebuilding it from the checks"), list.stderr)
             XCTAssertEqual(workspace.text(".workshop-progress.unreadable"), garbage)
             XCTAssertTrue(list.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
-            XCTAssertEqual(status("07", in: list.stdout), "done", list.stdout)
-            XCTAssertEqual(status("03", in: list.stdout), "failing", list.stdout)
-            XCTAssertEqual(status("05", in: list.stdout), "started", "untouched: not started\n\(list.stdout)")
+            XCTAssertEqual(status(pure.id, in: list.stdout), "done", list.stdout)
+            XCTAssertEqual(status(tried.id, in: list.stdout), "failing", list.stdout)
+            XCTAssertEqual(status(hinted.id, in: list.stdout), "started", "untouched: not started\n\(list.stdout)")
             // Rebuilt and saved: the next command reads it without a word, and counts on.
             let saved = try XCTUnwrap(workspace.contents(".workshop-progress"))
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: saved), "rebuilt as JSON")
-            let hint = try run(["hint", "05"])
+            let hint = try run(["hint", hinted.id])
             XCTAssertEqual(hint.stderr, "")
-            XCTAssertTrue(hint.stdout.contains("(1 of 4)"), "hint counts start again: \(hint.stdout)")
+            XCTAssertTrue(hint.stdout.contains("(1 of \(hinted.hints))"), "hint counts start again: \(hint.stdout)")
         }
 
         // A deleted progress file is rebuilt the same way, quietly.
         try FileManager.default.removeItem(atPath: workspace.path(".workshop-progress"))
         let list = try run(["list"])
         XCTAssertEqual(list.status, 0, list.stderr)
-        XCTAssertEqual(status("07", in: list.stdout), "done", list.stdout)
+        XCTAssertEqual(status(pure.id, in: list.stdout), "done", list.stdout)
     }
 
     func git(_ arguments: [String], in folder: URL) throws -> Subprocess.Outcome {
@@ -87,31 +87,32 @@ final class ProgressSurvivalTests: XCTestCase {
             try WorkshopBinary.run(arguments, root: clone)
         }
 
-        let lineBreaker = ExerciseCatalog.named("07")
+        let pure = Subject.pure
+        let id = pure.id
         try Data(
-            contentsOf: workspace.root.appendingPathComponent(lineBreaker.solutionDirectory + "/LineBreaker.swift")
+            contentsOf: workspace.root.appendingPathComponent(pure.solutionDirectory + "/" + pure.files[0])
         )
-        .write(to: clone.appendingPathComponent(lineBreaker.paths[0]))
-        XCTAssertEqual(try learner(["check", "07"]).status, 0)
-        XCTAssertEqual(status("07", in: try learner(["list"]).stdout), "done")
+        .write(to: clone.appendingPathComponent(pure.paths[0]))
+        XCTAssertEqual(try learner(["check", id]).status, 0)
+        XCTAssertEqual(status(id, in: try learner(["list"]).stdout), "done")
 
         // Stashed: the file is as shipped again; checked as shipped, it fails.
         _ = try git(["stash", "-q"], in: clone)
-        XCTAssertEqual(status("07", in: try learner(["list"]).stdout), "started")
-        XCTAssertEqual(try learner(["check", "07"]).status, 1)
+        XCTAssertEqual(status(id, in: try learner(["list"]).stdout), "started")
+        XCTAssertEqual(try learner(["check", id]).status, 1)
         // Popped: the version that passed is back, and done, without another check.
         _ = try git(["stash", "pop", "-q"], in: clone)
-        XCTAssertEqual(status("07", in: try learner(["list"]).stdout), "done")
+        XCTAssertEqual(status(id, in: try learner(["list"]).stdout), "done")
 
         // Upstream moves on (the instructor fixes a README); the learner commits and pulls.
-        let readme = workspace.root.appendingPathComponent(lineBreaker.directory + "/README.md")
+        let readme = workspace.root.appendingPathComponent(pure.directory + "/README.md")
         try (String(contentsOf: readme, encoding: .utf8) + "\nOne more note.\n").write(
             to: readme, atomically: true, encoding: .utf8)
         _ = try git(["commit", "-qam", "a note"], in: workspace.root)
-        _ = try git(["commit", "-qam", "my exercise 07"], in: clone)
+        _ = try git(["commit", "-qam", "my exercise"], in: clone)
         _ = try git(["pull", "-q", "--no-rebase", "--no-edit"], in: clone)
         let after = try learner(["list"])
-        XCTAssertEqual(status("07", in: after.stdout), "done", after.stdout)
+        XCTAssertEqual(status(id, in: after.stdout), "done", after.stdout)
         XCTAssertTrue(after.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), after.stdout)
         XCTAssertEqual(after.stderr, "")
     }
