@@ -1,0 +1,82 @@
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+import XCTest
+
+/// The README's "Add an exercise" checklist, followed to the letter: a new folder under
+/// Exercises/ (the learner's file, its texts, and `.meta` with exercise.json, driver.swift and
+/// the reference) is picked up by `list`, `check` and `verify` with no edit anywhere else.
+final class NewExerciseTests: XCTestCase {
+    func testANewFolderIsPickedUpByListCheckAndVerify() throws {
+        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+        let workspace = try TestWorkspace()
+        defer { workspace.remove() }
+        func run(_ arguments: [String]) throws -> Subprocess.Outcome {
+            try WorkshopBinary.run(arguments, root: workspace.root)
+        }
+        let folder = "Exercises/99-adder"
+        let shipped = """
+            // Exercise 99: add two numbers (a made-up exercise, for this test)
+            // Check it: swift run workshop check 99
+            enum Adder {
+                static func add(_ a: Int, _ b: Int) -> Int {
+                    0  // TODO(1): the sum
+                }
+            }
+
+            """
+        let solution = shipped.replacingOccurrences(of: "0  // TODO(1): the sum", with: "a + b")
+        let driver = """
+            import ExerciseChecks
+
+            ExerciseDriver.report([
+                CheckResult(
+                    name: "adds", passed: Adder.add(2, 3) == 5, expected: "add(2, 3) is 5",
+                    got: "\\(Adder.add(2, 3))", hint: 1)
+            ])
+
+            """
+        let meta: [String: Any] = [
+            "id": "99", "lesson": "99", "title": ["en": "add two numbers", "ja": "二つの数を足す"],
+            "files": ["Adder.swift"], "hints": 1, "checks": ["adds"], "failsAsShipped": ["adds"],
+            "uses": "Adder.add(_:_:)", "shipped": ["Adder.swift": fingerprint(Data(shipped.utf8))],
+        ]
+        let files: [(String, Data)] = [
+            ("Adder.swift", Data(shipped.utf8)),
+            ("README.md", Data("# Exercise 99: add two numbers\n\n`swift run workshop check 99`\n".utf8)),
+            ("README.ja.md", Data("# 演習 99: 二つの数を足す\n".utf8)),
+            ("hints.md", Data("1. `a + b`.\n".utf8)), ("hints.ja.md", Data("1. `a + b` です。\n".utf8)),
+            (".meta/exercise.json", try JSONSerialization.data(withJSONObject: meta)),
+            (".meta/driver.swift", Data(driver.utf8)), (".meta/solution/Adder.swift", Data(solution.utf8)),
+        ]
+        try FileManager.default.createDirectory(
+            atPath: workspace.path(folder + "/.meta/solution"), withIntermediateDirectories: true)
+        for (name, data) in files { try workspace.write(folder + "/" + name, data) }
+        // The last step of the checklist: commit the folder (reset finds the file as shipped in git).
+        try workspace.git(["add", "-A"])
+        try workspace.git([
+            "-c", "user.name=author", "-c", "user.email=author@localhost", "commit", "-qm", "exercise 99",
+        ])
+
+        let list = try run(["list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stdout.contains("add two numbers"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("of \(ExerciseCatalog.exercises.count + 1) exercises"), list.stdout)
+
+        let failing = try run(["check", "99"])
+        XCTAssertEqual(failing.status, 1, failing.stdout + failing.stderr)
+        XCTAssertTrue(failing.stdout.contains("FAIL  adds"), failing.stdout)
+
+        let verify = try run(["verify", "99"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertTrue(verify.stdout.contains("verify: exercise 99 ships unsolved and its reference passes"), verify.stdout)
+
+        try workspace.write(folder + "/Adder.swift", Data(solution.utf8))
+        let passing = try run(["check", "99"])
+        XCTAssertEqual(passing.status, 0, passing.stdout + passing.stderr)
+        XCTAssertTrue(passing.stdout.hasSuffix("exercise 99 passed\n"), passing.stdout)
+        let reset = try run(["reset", "99", "--yes"])
+        XCTAssertEqual(reset.status, 0, reset.stderr)
+        XCTAssertEqual(workspace.text(folder + "/Adder.swift"), shipped, "reset finds the file as shipped")
+    }
+}
