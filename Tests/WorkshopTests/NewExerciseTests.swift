@@ -69,7 +69,9 @@ final class NewExerciseTests: XCTestCase {
 
         let verify = try run(["verify", "99"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        XCTAssertTrue(verify.stdout.contains("verify: exercise 99 ships unsolved and its reference passes"), verify.stdout)
+        XCTAssertTrue(
+            verify.stdout.contains("verify: exercise 99 ships unsolved and its reference passes"),
+            verify.stdout)
 
         try workspace.write(folder + "/Adder.swift", Data(solution.utf8))
         let passing = try run(["check", "99"])
