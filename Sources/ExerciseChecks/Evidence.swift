@@ -119,15 +119,18 @@ public final class MainQueueProbe: @unchecked Sendable {
     /// `timeout` passes), and records which. Once the main thread has been found waiting,
     /// later requests are no longer held: the evidence is in, and a waiting main thread would
     /// cost the timeout on every request.
-    public func hold(path: String) {
+    /// Returns whether the main thread was free.
+    @discardableResult
+    public func hold(path: String) -> Bool {
         if seen.current.contains(where: { !$0.mainWasFree }) {
             seen.withLock { $0.append(Verdict(path: path, mainWasFree: false)) }
-            return
+            return false
         }
         let ran = DispatchSemaphore(value: 0)
         DispatchQueue.main.async { ran.signal() }
         let free = ran.wait(timeout: .now() + timeout) == .success
         seen.withLock { $0.append(Verdict(path: path, mainWasFree: free)) }
+        return free
     }
 
     public var verdicts: [Verdict] { seen.current }

@@ -22,8 +22,15 @@ public enum Exercise03Checks {
             return (
                 prefix,
                 { request, baseURL in
-                    probe.hold(path: request.path)
-                    return route(request, baseURL)
+                    // The server waited `latency` before routing: the fetch began then.
+                    let began = monotonicSeconds() - latency
+                    let free = probe.hold(path: request.path)
+                    let answer = route(request, baseURL)
+                    // The picture's lanes: "main" when the main thread waited for this icon.
+                    let lane = free ? "off main (a queue)" : "main"
+                    let name = "fetch icon " + (request.path.split(separator: "/").last.map(String.init) ?? "")
+                    CheckTimelineRecorder.span(lane, name, from: began, to: monotonicSeconds())
+                    return answer
                 }
             )
         }
@@ -47,6 +54,7 @@ public enum Exercise03Checks {
         // The control: this machine's main loop with nothing to do, just before.
         let control = mainLoopControlLateness()
         let meter = StallMeter()
+        CheckTimelineRecorder.start()
         meter.start()
         let imageQueue = DispatchQueue(label: "image-queue")
         loadIcons(entries, table, client, imageQueue)
@@ -54,6 +62,7 @@ public enum Exercise03Checks {
         table.reloadData(count: entries.count) { table.rows[$0] }
         let arrived = MainLoop.run(timeout: 10) { table.rows.allSatisfy { $0.icon != nil } }
         meter.stop()
+        CheckTimelineRecorder.finish(stalls: meter)
 
         let verdicts = probe.verdicts
         let blocked = verdicts.filter { !$0.mainWasFree }.count

@@ -12,6 +12,7 @@ public enum ExerciseDriver {
 
     /// Prints the results for the runner (unbuffered, so a crash afterwards loses nothing).
     public static func report(_ results: [CheckResult]) {
+        CheckTimelineRecorder.report()
         let json = (try? JSONEncoder().encode(results)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         FileHandle.standardOutput.write(Data((marker + json + "\n").utf8))
     }

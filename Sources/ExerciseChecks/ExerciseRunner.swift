@@ -58,6 +58,8 @@ public struct ExerciseRunner: Sendable {
         public var compiled = false
         public var compileSeconds = 0.0
         public var runSeconds = 0.0
+        /// What the run looked like over time, when the exercise's checks record it.
+        public var timeline: CheckTimeline?
 
         public init(results: [CheckResult], compiled: Bool = false, compileSeconds: Double = 0, runSeconds: Double = 0)
         {
@@ -161,9 +163,11 @@ public struct ExerciseRunner: Sendable {
             ExerciseDriver.results(in: outcome.stdout)
             ?? [stoppedResult(outcome, exercise: exercise, sources: sources, hints: hints)]
             + exercise.checks.map(CheckResult.notRun)
-        return Report(
+        var report = Report(
             results: [compiledResult] + results, compiled: compiled, compileSeconds: compileSeconds,
             runSeconds: monotonicSeconds() - ran)
+        report.timeline = CheckTimeline.read(in: outcome.stdout)
+        return report
     }
 
     // MARK: - Compiling

@@ -19,6 +19,7 @@ struct Check: ParsableCommand {
     var noBuild = false
 
     @OptionGroup var limits: CheckLimits
+    @OptionGroup var picture: CheckPictureOptions
     @OptionGroup var language: LanguageOption
 
     func run() throws {
@@ -30,7 +31,8 @@ struct Check: ParsableCommand {
             return
         }
         workspace.setCurrent(exercise.id)
-        if !Self.checkAndReport(exercise, in: workspace, buildLibrary: !noBuild, limits: limits) {
+        let drawing = picture.wanted ? picture : nil
+        if !Self.checkAndReport(exercise, in: workspace, buildLibrary: !noBuild, limits: limits, picture: drawing) {
             throw ExitCode(1)
         }
     }
@@ -40,9 +42,11 @@ struct Check: ParsableCommand {
     /// "exercise 03: 2 of 3 checks fail".
     @discardableResult
     static func checkAndReport(
-        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, limits: CheckLimits, quiet: Bool = false
+        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, limits: CheckLimits, quiet: Bool = false,
+        picture: CheckPictureOptions? = nil
     ) -> Bool {
-        let results = run(exercise, in: workspace, buildLibrary: buildLibrary, limits: limits, quiet: quiet)
+        let results = run(
+            exercise, in: workspace, buildLibrary: buildLibrary, limits: limits, quiet: quiet, picture: picture)
         let notRun = results.filter(\.notRun).count
         let failed = results.filter { !$0.passed && !$0.notRun }.count
         Style.line(Text.verdict(exercise.id, failed: failed, of: results.count, notRun: notRun))
@@ -53,7 +57,8 @@ struct Check: ParsableCommand {
 
     /// The checks' results, printed (all of them, or with `quiet` only the failures) and recorded.
     static func run(
-        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, limits: CheckLimits, quiet: Bool = false
+        _ exercise: Exercise, in workspace: Workspace, buildLibrary: Bool, limits: CheckLimits, quiet: Bool = false,
+        picture: CheckPictureOptions? = nil
     ) -> [CheckResult] {
         let toolchain = Toolchain.current
         if !quiet {
@@ -68,8 +73,18 @@ struct Check: ParsableCommand {
             print([problem], of: exercise)  // not the learner's doing: nothing recorded
             return [problem]
         }
-        let report = limits.runner(toolchain).check(exercise, sources: sources, hints: workspace.hints(for: exercise))
+        let runner = limits.runner(toolchain)
+        let report = runner.check(exercise, sources: sources, hints: workspace.hints(for: exercise))
         print(quiet ? report.failed : report.results, of: exercise)
+        if let picture {
+            do {
+                for line in try picture.write(exercise, yours: report, in: workspace, runner: runner) {
+                    Style.line(line)
+                }
+            } catch {
+                Style.warnLine("workshop: \(error)")
+            }
+        }
         workspace.updateProgress { progress in
             var record = progress.exercises[exercise.id] ?? Progress.Record()
             record.record(fingerprint, passed: report.passed, failedChecks: report.failed.count)

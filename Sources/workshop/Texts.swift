@@ -166,6 +166,29 @@ enum Text {
                 + (notRun > 0 ? ", \(notRun) not run" : ""),
             "演習 \(id): \(total) 件中 \(failed) 件のチェックが失敗" + (notRun > 0 ? "、\(notRun) 件は未実行" : ""))
     }
+    // MARK: check --svg
+
+    static func noTimeline(_ id: String) -> String {
+        pick(
+            "exercise \(id)'s checks record no timeline to draw: --svg and --html work with the exercises whose checks do (e.g. the first GCD one)",
+            "演習 \(id) のチェックはタイムラインを記録しないので、--svg と --html は使えません(記録する演習で使えます)")
+    }
+    static func pictureTitle(_ exercise: Exercise) -> String {
+        pick("Exercise \(exercise.id): your run and the reference's", "演習 \(exercise.id): あなたの実行と模範解答の実行")
+    }
+    static let pictureSubtitle = pick(
+        "each lane is where the work ran; shaded: the main thread frozen",
+        "レーンは処理が走った場所、網掛けはメインスレッドが固まっていた時間")
+    static let pictureYours = pick("your code", "あなたのコード")
+    static let pictureReference = pick("reference", "模範解答")
+    static let pictureAllPass = pick("every check passes", "すべてのチェックに合格")
+    static func pictureFailing(_ failed: Int, of total: Int) -> String {
+        pick(
+            "\(failed) of \(total) \(total == 1 ? "check" : "checks") \(failed == 1 ? "fails" : "fail")",
+            "\(total) 件中 \(failed) 件が失敗")
+    }
+    static func pictureWritten(_ path: String) -> String { pick("Picture written to \(path)", "図を \(path) に書き出しました") }
+
     static let buildingLibrary = pick("Building the checks' library first:", "まずチェック用ライブラリをビルドします:")
 
     // MARK: verify

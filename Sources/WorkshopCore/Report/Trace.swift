@@ -8,6 +8,13 @@ public final class Trace: Sendable {
         public var name: String
         public var start: Double
         public var end: Double
+
+        public init(lane: String, name: String, start: Double, end: Double) {
+            self.lane = lane
+            self.name = name
+            self.start = start
+            self.end = end
+        }
     }
 
     private let clock = Stopwatch()

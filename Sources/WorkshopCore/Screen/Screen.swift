@@ -40,6 +40,11 @@ public struct Stall: Sendable, Equatable {
     public var start: Double
     public var end: Double
     public var seconds: Double { end - start }
+
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
 }
 
 /// The workshop's "UI": a title, a status line and a `TableView`, drawn to the terminal

@@ -1,0 +1,81 @@
+import ArgumentParser
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+
+/// `check --svg FILE` / `--html FILE`: the learner's run and the reference's on one timeline
+/// (which lane each fetch ran in, when the main thread froze), so the fix is something you see.
+struct CheckPictureOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Also draw your run and the reference's on one timeline (SVG) into this file.", valueName: "file"))
+    var svg: String?
+
+    @Option(
+        help: ArgumentHelp("Also write one web page with that picture and both verdicts.", valueName: "file"))
+    var html: String?
+
+    var wanted: Bool { svg != nil || html != nil }
+
+    func validate() throws {
+        for (flag, path) in [("--svg", svg), ("--html", html)] {
+            guard let path else { continue }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("\(flag): the folder \(folder) does not exist (got '\(path)')")
+            }
+        }
+    }
+
+    /// Checks the reference too and writes the picture (and page). Returns the lines to print,
+    /// or throws a failure that says why there is no picture.
+    func write(
+        _ exercise: Exercise, yours: ExerciseRunner.Report, in workspace: Workspace, runner: ExerciseRunner
+    ) throws -> [String] {
+        guard let mine = yours.timeline else {
+            throw WorkshopFailure(Text.noTimeline(exercise.id))
+        }
+        let reference = runner.check(exercise, sources: workspace.solutionSources(exercise))
+        guard let theirs = reference.timeline else { throw WorkshopFailure(Text.noTimeline(exercise.id)) }
+        func verdict(_ report: ExerciseRunner.Report) -> String {
+            let failed = report.results.filter { !$0.passed && !$0.notRun }.count
+            return failed == 0 ? Text.pictureAllPass : Text.pictureFailing(failed, of: report.results.count)
+        }
+        let picture = TimelinePicture(
+            title: Text.pictureTitle(exercise), subtitle: Text.pictureSubtitle,
+            runs: [
+                mine.pictureRun(name: Text.pictureYours, failure: yours.passed ? nil : verdict(yours)),
+                theirs.pictureRun(name: Text.pictureReference, failure: reference.passed ? nil : verdict(reference)),
+            ],
+            caption: "\(Text.pictureYours): \(verdict(yours)); \(Text.pictureReference): \(verdict(reference))")
+        var lines: [String] = []
+        if let svg {
+            try save(picture.svg, to: svg, flag: "--svg")
+            lines.append(Text.pictureWritten(svg))
+        }
+        if let html {
+            let page = """
+                <!doctype html>
+                <html lang="\(Language.current == .ja ? "ja" : "en")"><head><meta charset="utf-8">
+                <title>\(xmlEscaped(Text.pictureTitle(exercise)))</title>
+                <style>body { font-family: sans-serif; margin: 2em; } p { font-size: 1.2em; }</style></head>
+                <body><h1>\(xmlEscaped(Text.pictureTitle(exercise)))</h1>
+                \(picture.svg)
+                <p>\(xmlEscaped(Text.pictureYours)): \(xmlEscaped(verdict(yours)))</p>
+                <p>\(xmlEscaped(Text.pictureReference)): \(xmlEscaped(verdict(reference)))</p>
+                </body></html>
+
+                """
+            try save(page, to: html, flag: "--html")
+            lines.append(Text.pictureWritten(html))
+        }
+        return lines
+    }
+
+    private func save(_ text: String, to path: String, flag: String) throws {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw WorkshopFailure("\(flag): could not write \(path): \(error.localizedDescription)")
+        }
+    }
+}

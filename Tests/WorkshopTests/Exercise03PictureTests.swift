@@ -1,0 +1,47 @@
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `workshop check 03 --svg FILE`: the learner's run and the reference's on one timeline.
+/// Exercise 03 as shipped fetches on the main thread: its fetches are in the main lane, which
+/// is frozen; the reference's are off main. The picture is valid SVG and renders.
+final class Exercise03PictureTests: XCTestCase {
+    func testCheckDrawsYourRunBesideTheReference() throws {
+        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+        let workspace = try TestWorkspace()
+        defer { workspace.remove() }
+        let svg = workspace.path("runs.svg")
+        let html = workspace.path("runs.html")
+        let check = try WorkshopBinary.run(["check", "03", "--svg", svg, "--html", html], root: workspace.root)
+        XCTAssertEqual(check.status, 1, "as shipped it fails: \(check.stdout)\(check.stderr)")
+        XCTAssertTrue(check.stdout.contains("Picture written to \(svg)"), check.stdout)
+        let picture = try String(contentsOfFile: svg, encoding: .utf8)
+        XCTAssertTrue(XMLParser(data: Data(picture.utf8)).parse(), "well-formed SVG")
+        XCTAssertTrue(picture.contains(">your code<") && picture.contains(">reference<"), "both runs are drawn")
+        XCTAssertTrue(picture.contains(">main<"), "the shipped file's fetches are in the main lane")
+        XCTAssertTrue(picture.contains(">off main (a queue)<"), "the reference's are off main")
+        XCTAssertTrue(picture.contains("frozen"), "the main thread's freeze is shown")
+        XCTAssertTrue(try String(contentsOfFile: html, encoding: .utf8).contains("<svg"))
+
+        // Rendered as a projector would show it (librsvg, installed by .ci/setup).
+        let renderer = "/usr/bin/rsvg-convert"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: renderer), "rsvg-convert is not installed")
+        let png = workspace.path("runs.png")
+        let rendered = try Subprocess.run(renderer, ["-w", "1200", svg, "-o", png], timeout: 60)
+        XCTAssertTrue(rendered.succeeded, rendered.stderr)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG")
+        XCTAssertGreaterThan(bytes.count, 5_000, "something was drawn")
+
+        // An exercise whose checks record no timeline says so, and the check's verdict still prints.
+        let pure = Subject.pure
+        let none = try WorkshopBinary.run(["check", pure.id, "--svg", svg], root: workspace.root)
+        XCTAssertTrue(none.stderr.contains("record no timeline"), none.stderr)
+        XCTAssertTrue(none.stdout.contains("exercise \(pure.id): "), none.stdout)
+    }
+}
