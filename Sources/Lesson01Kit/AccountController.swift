@@ -27,7 +27,7 @@ public final class AccountController: LessonController {
     /// Every step has settled (even after a failure: the rest then settle at once, failed or
     /// cancelled without a request), and the user's tap, if any, has been handled.
     override public var isFinished: Bool {
-        settled.count == labels.count && (onCancelTap == nil || cancelTapHandledAt != nil)
+        wasCancelledByUser || settled.count == labels.count && (onCancelTap == nil || cancelTapHandledAt != nil)
     }
     override public var progress: String { "\(settled.count) of \(counted(labels.count, "step")) in" }
     /// A run that never logged in has no figures worth a table.

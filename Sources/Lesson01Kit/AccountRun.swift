@@ -21,6 +21,8 @@ public enum AccountRun {
         /// Upper bound for the whole run (default: the plan's worst case); a run that has not
         /// finished by then has failed.
         public var timeoutSeconds: Double?
+        /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
+        public var cancelAfter: Double?
         public init(width: Int = 2, output: ScreenOutput = .silent, timeoutSeconds: Double? = nil) {
             self.width = width
             self.output = output
@@ -40,6 +42,7 @@ public enum AccountRun {
         let tasks = variant == .async ? AsyncAccount(width: settings.width, session: session) : nil
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds ?? plan.worstCaseSeconds,
+            cancelAfter: settings.cancelAfter, endpoint: plan.endpoint,
             details: AccountDetails(
                 rows: controller.rows, completionOrder: controller.completionOrder, cancelled: controller.cancelled,
                 maxConcurrent: flow?.gauge.most ?? tasks?.mostInFlight ?? 1)
@@ -53,8 +56,10 @@ public enum AccountRun {
                 NoThreadAccount.run(plan, controller: controller, session: session)
             }
         }
-        // Nothing is left running after a run, even one that gave up.
-        flow?.cancel()
+        // `VariantRun.perform` has cancelled whatever was left (the controller's `onCancel`) and
+        // waited until it ended: only now is the session torn down. Invalidating it while a
+        // cancelled child task had still to build its request made that task call `dataTask` on
+        // a dead session, which traps ("Session invalidated").
         session.invalidateAndCancel()
 
         let total = run.seconds("totalSeconds") ?? 0

@@ -83,7 +83,7 @@ public final class AsyncAccount {
         case .success(let value): token = value
         case .failure(let error):
             // Every step that needs the token fails with the login's failure, and sends nothing.
-            for job in jobs { settle(job, error, controller) }
+            if !Task.isCancelled { for job in jobs { settle(job, error, controller) } }
             return
         }
 
@@ -95,7 +95,8 @@ public final class AsyncAccount {
                 group.addTask { await self.perform(job, plan, token: token, controller) }
             }
             while let outcome = await group.next() {
-                if Task.isCancelled { return }
+                // Cancelled while this answer was on its way: it is no news (and no row).
+                if Task.isCancelled { return group.cancelAll() }
                 show(outcome, controller)
                 if controller.failure != nil {
                     // The run has failed: cancel the requests in flight, send no more.
@@ -155,28 +156,17 @@ public final class AsyncAccount {
     /// Sends the request and suspends until the answer is in. Cancelling the task cancels the
     /// request, and a cancelled fetch delivers no data.
     ///
-    /// Why not `URLSession.data(for:)`: on Linux its cancellation can deadlock. The task's
-    /// cancellation calls `URLSessionTask.cancel()`, which waits for URLSession's work queue,
-    /// while that queue may be resuming the same task with its answer (observed in this lesson's
-    /// tests: a task group's `cancelAll()` hung the main thread for good). Here the answer comes
-    /// through `FetchedBody.load`'s callback on the delegate queue, and a one-value
-    /// `AsyncStream` cancels the request when the task stops waiting for it.
+    /// A task that is cancelled already sends nothing: `URLSession.answer(for:)` (the core's
+    /// one safe way to await URLSession on Linux, see HTTPFetcher.swift) checks before it makes
+    /// the request. Before, this built and resumed the request first: a cancelled child task
+    /// still sent its token to the server.
     private nonisolated static func fetch(_ request: URLRequest, session: URLSession) async -> Result<
         FetchedBody, FetchError
     > {
         let url = request.url?.absoluteString ?? "?"
-        let (answer, delivery) = AsyncStream.makeStream(of: Result<FetchedBody, FetchError>.self)
-        let task = FetchedBody.load(request, session: session) { result in
-            delivery.yield(result)
-            delivery.finish()
-        }
-        delivery.onTermination = { ending in
-            // Only when nobody waits any more (the task was cancelled): a finished answer's request is over.
-            if case .cancelled = ending { task.cancel() }
-        }
-        task.resume()
-        for await result in answer where !Task.isCancelled { return result }
-        return .failure(.cancelled(url: url))
+        let answer = await session.answer(for: request)
+        if answer.error is CancellationError || Task.isCancelled { return .failure(.cancelled(url: url)) }
+        return FetchedBody.answer(to: request, data: answer.data, response: answer.response, error: answer.error)
     }
 
     /// `nonisolated` and `async`: it runs on the task pool's threads, not on the main actor.

@@ -19,7 +19,8 @@ public enum NoThreadAccount {
         /// One request, waited for here. Once a step has failed, nothing more is sent: the
         /// run's result is decided, so the remaining steps end at once.
         func fetch<Value>(_ request: URLRequest, _ parse: (FetchedBody) throws -> Value) -> Result<Value, FetchError> {
-            guard controller.failure == nil else {
+            // A cancel tap waits while main is blocked; it is seen here, before the next request.
+            guard controller.failure == nil, !controller.isCancelled else {
                 return .failure(.cancelled(url: request.url?.absoluteString ?? "?"))
             }
             // On the trace: the main thread's own lane, busy for the whole wait.
@@ -29,16 +30,22 @@ public enum NoThreadAccount {
             }
         }
 
+        /// Shows a step, unless the user cancelled meanwhile: the answer in hand is dropped.
+        func show<Value>(_ label: String, _ result: Result<Value, FetchError>, _ describe: (Value) -> TableRow) {
+            guard !controller.isCancelled else { return }
+            controller.show(label, result, describe: describe)
+        }
+
         let token = fetch(plan.loginRequest(), AccountParsing.token)
-        controller.show("login", token) { _ in AccountParsing.loginRow(user: plan.user) }
+        show("login", token) { _ in AccountParsing.loginRow(user: plan.user) }
         // A step that needs the token fails with the login's failure, without a request.
         let profile = token.flatMap { fetch(plan.userRequest(token: $0), AccountParsing.profile) }
-        controller.show("user", profile, describe: AccountParsing.userRow)
+        show("user", profile, AccountParsing.userRow)
         let note = fetch(plan.welcomeRequest(), AccountParsing.text)
-        controller.show("welcome", note, describe: AccountParsing.welcomeRow)
+        show("welcome", note, AccountParsing.welcomeRow)
         for id in plan.itemIDs {
             let item = token.flatMap { fetch(plan.itemRequest(id: id, token: $0), AccountParsing.item) }
-            controller.show(AccountPlan.itemLabel(id), item, describe: AccountParsing.itemRow)
+            show(AccountPlan.itemLabel(id), item, AccountParsing.itemRow)
         }
     }
 

@@ -14,10 +14,23 @@ import WorkshopCore
 ///
 /// The queue runs at most `width` operations at once; dependencies decide the order; the
 /// main thread only receives results (`onFinish` -> `DispatchQueue.main.async`).
+///
+/// A cancel (the user's, or the run's end) cancels every operation, and the main thread shows
+/// nothing that arrives after it. Two things make that safe on Linux:
+/// - every queued operation is kept alive here until the queue is empty. Corelibs Foundation
+///   holds an operation's dependants without retaining them: a cancelled ParseOperation can
+///   finish and be freed before the FetchOperation it depends on, whose own finish then walks
+///   the freed object (SIGSEGV in `Operation.observeValue`, seen after `cancelAllOperations()`;
+///   Lessons/linux-notes.md). On Apple platforms the queue keeps them alive itself.
+/// - the show on main checks the controller after the hop: a result that reached the main
+///   queue just before the cancel is dropped there, so the cancel is atomic for the user.
 public final class ThreadedAccount: Sendable {
     let queue: OperationQueue
     let gauge = ConcurrencyGauge()
     let session: URLSession
+    /// Every operation queued, kept until the queue has let go of all of them (see above).
+    /// A lock: `start` and the check for an empty queue run on main, but nothing forbids others.
+    private let kept = Locked<[Operation]>([])
 
     public init(width: Int, session: URLSession) {
         queue = OperationQueue()
@@ -58,10 +71,19 @@ public final class ThreadedAccount: Sendable {
         // Once a step has failed the run has failed: cancel every fetch still waiting or in flight.
         // (A step whose token never came fails with the token's failure anyway, without a request.)
         controller.onFailure = { [fetches] in for fetch in fetches { fetch.cancel() } }
+        // The user's cancel, or the end of the run: every operation, queued or running.
+        controller.onCancel { [self] in cancel() }
+        // Work is running while any operation is; then the operations may go.
+        controller.workInFlight = { [self] in
+            guard queue.operationCount == 0 else { return true }
+            kept.withLock { $0.removeAll() }
+            return false
+        }
+        kept.withLock { $0 = operations }
         queue.addOperations(operations, waitUntilFinished: false)
     }
 
-    /// Cancels whatever is still queued or running (a run that gave up).
+    /// Cancels whatever is still queued or running (a run that gave up, or the user's cancel).
     public func cancel() { queue.cancelAllOperations() }
 
     /// A fetch named `name`; API answers must be JSON (`JSONFetchOperation`), the note is text.
@@ -90,6 +112,9 @@ public final class ThreadedAccount: Sendable {
         operation.onFinish = { result in
             // On a queue thread: hop to main, where the Screen lives.
             DispatchQueue.main.async {
+                // Checked on main, where the cancel is handled: a result that arrives after it is
+                // dropped, however far it got before.
+                guard !controller.isCancelled else { return }
                 trace.measure("show", lane: "main") { controller.show(label, result, describe: describe) }
             }
         }

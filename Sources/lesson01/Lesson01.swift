@@ -79,7 +79,9 @@ struct Lesson01: LessonProgram, NetworkDefaults {
 
     @MainActor
     func perform(_ variant: Variant, setup plan: AccountPlan, output: ScreenOutput) -> VariantRun<AccountDetails> {
-        AccountRun.perform(variant, plan: plan, settings: AccountRun.Settings(width: width, output: output))
+        var settings = AccountRun.Settings(width: width, output: output)
+        settings.cancelAfter = common.cancelAfter
+        return AccountRun.perform(variant, plan: plan, settings: settings)
     }
 
     func parameters(_ plan: AccountPlan) -> [(String, Metric)] {

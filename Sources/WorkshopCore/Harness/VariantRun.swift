@@ -124,11 +124,15 @@ extension VariantRun {
             // server and the Screen keep counting. Evidence, not the variant's word.
             let window = CancelOutcome.watchSeconds + 2 * (endpoint?.knobs.latencySeconds ?? 0)
             MainLoop.run(timeout: window) { false }
+            // Counted from the moment the app handled the tap, as a user sees it: the tap is an
+            // event, handled when the main thread gets to it (a no-thread variant, between two
+            // blocking calls; the others at once, or after the main-actor work already queued).
+            // A run that ended before handling it has nothing after it.
+            let handled = controller.cancelHandledAt
             let after = CancelOutcome(
-                cancelAt: cancelAfter, handledAt: controller.cancelHandledAt,
-                stoppedAt: ending.stoppedAt - screenStarted,
-                requests: endpoint?.requestsReceived(since: screenStarted + cancelAfter),
-                rows: controller.screen.rowsChanged(since: cancelAfter))
+                cancelAt: cancelAfter, handledAt: handled, stoppedAt: ending.stoppedAt - screenStarted,
+                requests: handled.flatMap { endpoint?.requestsReceived(since: screenStarted + $0) },
+                rows: handled.map { controller.screen.rowsChanged(since: $0) } ?? 0)
             metrics += after.metrics
             notes.append(after.summary)
             if failure == nil, let late = after.lateWork { failure = late }
@@ -172,9 +176,9 @@ struct CancelOutcome {
     var handledAt: Double?
     /// When the variant's work had stopped, seconds since the Screen started.
     var stoppedAt: Double
-    /// Requests our server received after the tap (nil: not our server, not counted).
+    /// Requests our server received after the tap was handled (nil: not our server, not counted).
     var requests: Int?
-    /// Rows shown or changed on the Screen after the tap.
+    /// Rows shown or changed on the Screen after the tap was handled.
     var rows: Int
 
     var metrics: [(String, Metric)] {
