@@ -44,6 +44,8 @@ public final class AsyncFeed {
     public func run() async {
         let trace = controller.trace
         let parser = FeedItemParser(url: url, trace: trace)
+        // Before the request: a run cancelled before its task got going sends nothing.
+        guard !Task.isCancelled else { return }
         var events = FeedEvents.stream(url: url, timeout: timeout).makeAsyncIterator()
         // `nil`: the stream ended without a last event, because the run's task was cancelled.
         while let event = await trace.measure(
@@ -68,6 +70,7 @@ public final class AsyncFeed {
             case .chunk(let data):
                 // The parse runs on the actor; this task waits for it without holding the main thread.
                 let parsed = await parser.append(data)
+                // After the await, before the show: items parsed just before a cancel are dropped.
                 if Task.isCancelled { return }
                 for item in parsed.items { controller.show(item) }  // on the table at the end of this turn
                 if let failure = parsed.failure {
@@ -104,6 +107,8 @@ final class FeedEvents: NSObject, URLSessionDataDelegate, Sendable {
     private let continuation: AsyncStream<FeedEvent>.Continuation
     private let url: URL
     private let timeout: Double
+    /// Decides each redirect, and makes a cancel mid-redirect safe (see `RedirectLimit`).
+    private let redirects = RedirectLimit()
 
     private init(continuation: AsyncStream<FeedEvent>.Continuation, url: URL, timeout: Double) {
         self.continuation = continuation
@@ -123,9 +128,10 @@ final class FeedEvents: NSObject, URLSessionDataDelegate, Sendable {
         let delegate = FeedEvents(continuation: continuation, url: url, timeout: timeout)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: url)
-        continuation.onTermination = { ending in
+        continuation.onTermination = { [redirects = delegate.redirects] ending in
             // Only when nobody listens any more: a finished stream's task has finished too.
-            if case .cancelled = ending { task.cancel() }
+            // Through `redirects`: a cancel that lands while a redirect is decided traps on Linux.
+            if case .cancelled = ending { redirects.cancel { task.cancel() } }
         }
         task.resume()
         return stream
@@ -142,10 +148,24 @@ final class FeedEvents: NSObject, URLSessionDataDelegate, Sendable {
         }
         // An error page is not the feed: keep it away from the parser.
         guard (200..<300).contains(http.statusCode) else {
-            return refuse(.httpStatus(http.statusCode, url: url.absoluteString), completionHandler)
+            // A 3xx that reaches us is a redirect `redirects` refused to follow: too many of them.
+            let status = http.statusCode
+            let link = url.absoluteString
+            return refuse(
+                (300..<400).contains(status) ? .tooManyRedirects(url: link) : .httpStatus(status, url: link),
+                completionHandler)
         }
         continuation.yield(FeedEvent(kind: .response))
         completionHandler(.allow)
+    }
+
+    /// Without this method, a delegate session on Linux follows a server that redirects to
+    /// itself until FoundationNetworking traps (see `RedirectLimit`).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        redirects.decide(newRequest: request, completionHandler: completionHandler)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -28,6 +28,8 @@ public final class FeedController: LessonController {
     }
 
     private func reloadTable() {
+        // Items taken in just before a cancel wait for this reload: once cancelled, they are dropped.
+        guard !isCancelled else { return pending.removeAll() }
         items += pending
         pending.removeAll()
         let items = items

@@ -55,7 +55,8 @@ public enum FeedRun {
     /// run failed, or `timeout` passed (default: the download's own time plus twice `--timeout`).
     @MainActor
     public static func perform(
-        _ kind: Kind, endpoint: FixtureEndpoint, items: Int, output: ScreenOutput = .silent, timeout: Double? = nil
+        _ kind: Kind, endpoint: FixtureEndpoint, items: Int, output: ScreenOutput = .silent, timeout: Double? = nil,
+        cancelAfter: Double? = nil
     ) -> VariantRun<FeedDetails> {
         let url = endpoint.url("/feed.xml?items=\(items)")
         let controller = FeedController(title: "feed (\(kind.name))", output: output)
@@ -66,7 +67,7 @@ public enum FeedRun {
         let began = monotonicSeconds()
         var run = VariantRun.perform(
             kind.name, controller: controller, timeout: timeout ?? worstCaseSeconds(endpoint, items: items),
-            details: FeedDetails(items: controller.items)
+            cancelAfter: cancelAfter, endpoint: endpoint, details: FeedDetails(items: controller.items)
         ) {
             controller.showLoading("loading the feed...")
             switch kind {
@@ -78,6 +79,10 @@ public enum FeedRun {
                 let job = ThreadedFeed(
                     url: url, parsing: parsing, thread: networkThread, controller: controller,
                     timeout: endpoint.timeoutSeconds)
+                // A cancel (or the end of the run) reaches the job on main; the harness waits for
+                // its fetch to end before stopping the thread.
+                controller.onCancel { job.cancel() }
+                controller.workInFlight = { job.isRunning }
                 job.start()  // returns at once; the main thread goes back to drawing frames
                 (thread, download) = (networkThread, job)
             case .async:

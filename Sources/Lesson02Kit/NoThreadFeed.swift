@@ -10,6 +10,9 @@ public enum NoThreadFeed {
     public static func run(_ url: URL, timeout: Double, controller: FeedController) -> Double? {
         let fetcher = HTTPFetcher(timeout: timeout)
         defer { fetcher.session.invalidateAndCancel() }
+        // The user's Cancel waits in the main queue while main is blocked: it is seen only here,
+        // before the request, and after the download, before the parse shows anything.
+        guard !controller.isCancelled else { return nil }
         let data: Data
         do {
             data = try controller.trace.measure("download feed", lane: "main") { try fetcher.fetchBlocking(url) }
@@ -18,6 +21,7 @@ public enum NoThreadFeed {
             return nil
         }
         let downloadEnded = monotonicSeconds()
+        guard !controller.isCancelled else { return downloadEnded }
         let parsed = controller.trace.measure("parse feed", lane: "main") {
             FeedParser.parse(data, url: url) { controller.show($0) }
         }

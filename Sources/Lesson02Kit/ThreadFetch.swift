@@ -50,6 +50,8 @@ public final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sen
     private let state = Locked(State())
     /// Signalled when URLSession has delivered its very last event for this fetch.
     private let sessionDone = DispatchSemaphore(value: 0)
+    /// Decides each redirect, and makes a cancel mid-redirect safe (see `RedirectLimit`).
+    private let redirects = RedirectLimit()
 
     /// `timeout`: seconds the fetch may go without hearing from the server (`--timeout`).
     public init(url: URL, on thread: RunLoopThread, timeout: Double = 10, callbacks: FetchCallbacks) {
@@ -80,7 +82,11 @@ public final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     /// Cancels the request; its completion (with an error) still comes, unless the thread stopped.
-    public func cancel() { state.withLock { $0.task }?.cancel() }
+    /// Only through `redirects`: a cancel that lands while a redirect is being decided traps on Linux.
+    public func cancel() {
+        let task = state.withLock { $0.task }
+        redirects.cancel { task?.cancel() }
+    }
 
     /// Events that arrived after the network thread stopped, and were thrown away.
     public var droppedEvents: Int { state.withLock { $0.droppedEvents } }
@@ -95,11 +101,8 @@ public final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sen
     /// Hands one event to the network thread, or drops it (and ends the task) if the thread is gone.
     private func deliver(_ event: @escaping @Sendable () -> Void) {
         if !thread.post(event) {
-            let task = state.withLock { state -> URLSessionDataTask? in
-                state.droppedEvents += 1
-                return state.task
-            }
-            task?.cancel()
+            state.withLock { $0.droppedEvents += 1 }
+            cancel()
         }
     }
 
@@ -120,6 +123,15 @@ public final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sen
         completionHandler(.allow)
     }
 
+    /// Without this method, a delegate session on Linux follows a server that redirects to
+    /// itself until FoundationNetworking traps (see `RedirectLimit`).
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        redirects.decide(newRequest: request, completionHandler: completionHandler)
+    }
+
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // An error page is not the feed: keep it away from the parser (completion reports the status).
         guard (200..<300).contains(state.withLock({ $0.status })) else { return }
@@ -134,6 +146,7 @@ public final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sen
         if outcome == nil, let error {
             outcome = FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)
         }
+        if outcome == nil, (300..<400).contains(status) { outcome = .tooManyRedirects(url: url.absoluteString) }
         if outcome == nil, !(200..<300).contains(status) { outcome = .httpStatus(status, url: url.absoluteString) }
         let (callbacks, failure) = (callbacks, outcome)
         deliver { callbacks.completion(failure) }

@@ -23,6 +23,11 @@ public final class ThreadedFeed: @unchecked Sendable {
     }
 
     let probe = Locked(Probe())
+    /// The user's Cancel, seen from the network thread and from main: set on main (`cancel()`),
+    /// read before each side effect on either thread.
+    private let cancelToken = CancelToken()
+    /// Whether the fetch has still to end (started, not yet completed or refused).
+    private let running = Locked(false)
     private let thread: RunLoopThread
     private let url: URL
     private let parsing: Parsing
@@ -43,15 +48,40 @@ public final class ThreadedFeed: @unchecked Sendable {
 
     /// Hands the whole job to the network thread and returns at once.
     func start() {
-        thread.post { [self] in begin() }
+        running.withLock { $0 = true }
+        if !thread.post({ [self] in begin() }) { running.withLock { $0 = false } }
+    }
+
+    /// The user's Cancel (call on main): from now on nothing is shown, and the network thread
+    /// cancels the request and the parse at its next turn. A block already queued on main
+    /// checks the token again before it shows anything.
+    func cancel() {
+        cancelToken.cancel()
+        thread.post { [self] in
+            parser?.abort()
+            fetch?.cancel()  // its completion still comes, with "cancelled", and is dropped
+        }
+    }
+
+    /// Whether the fetch is still under way (the harness waits for it before tearing down).
+    var isRunning: Bool { running.withLock { $0 } }
+
+    /// Hands `work` to main, where it runs unless the run was cancelled in between.
+    private func onMain(_ work: @escaping @MainActor (FeedController) -> Void) {
+        let (controller, token) = (controller, cancelToken)
+        DispatchQueue.main.async {
+            guard !token.isCancelled, !controller.isCancelled else { return }  // before the show
+            work(controller)
+        }
     }
 
     private func begin() {
-        let controller = controller
+        // Before the request: a job cancelled while it waited for the thread sends nothing.
+        guard !cancelToken.isCancelled else { return running.withLock { $0 = false } }
         if parsing == .streaming {
             parser = StreamingFeedParser(
-                url: url, onItem: { item in DispatchQueue.main.async { controller.show(item) } },
-                onEnd: { outcome in DispatchQueue.main.async { controller.finish(outcome) } })
+                url: url, onItem: { [self] item in onMain { $0.show(item) } },
+                onEnd: { [self] outcome in onMain { $0.finish(outcome) } })
         }
         let fetch = ThreadFetch(
             url: url, on: thread, timeout: timeout,
@@ -93,10 +123,15 @@ public final class ThreadedFeed: @unchecked Sendable {
     private func completed(_ error: FetchError?) {
         noteCallback()
         probe.withLock { $0.downloadEndedAt = monotonicSeconds() }
-        let controller = controller
+        defer { running.withLock { $0 = false } }
         if let error {
             parser?.abort()
-            DispatchQueue.main.async { controller.fail("\(error)") }
+            onMain { $0.fail("\(error)") }
+            return
+        }
+        // A cancelled run's feed, even complete, is not parsed: nobody will see it.
+        if cancelToken.isCancelled {
+            parser?.abort()
             return
         }
         switch parsing {
@@ -104,10 +139,8 @@ public final class ThreadedFeed: @unchecked Sendable {
             parser?.finish()
         case .afterDownload:
             // Only now can parsing begin: the first item waits for the last byte.
-            let outcome = FeedParser.parse(buffer, url: url) { item in
-                DispatchQueue.main.async { controller.show(item) }
-            }
-            DispatchQueue.main.async { controller.finish(outcome.map(\.count)) }
+            let outcome = FeedParser.parse(buffer, url: url) { [self] item in onMain { $0.show(item) } }
+            onMain { $0.finish(outcome.map(\.count)) }
         }
     }
 }

@@ -79,7 +79,7 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     @MainActor
     func perform(_ kind: FeedRun.Kind, setup endpoint: FixtureEndpoint, output: ScreenOutput) -> VariantRun<FeedDetails>
     {
-        FeedRun.perform(kind, endpoint: endpoint, items: items, output: output)
+        FeedRun.perform(kind, endpoint: endpoint, items: items, output: output, cancelAfter: common.cancelAfter)
     }
 
     func parameters(_ endpoint: FixtureEndpoint) -> [(String, Metric)] {
