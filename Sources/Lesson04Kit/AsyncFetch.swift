@@ -27,6 +27,8 @@ public struct AsyncFetch: Sendable {
     @MainActor
     func run(_ controller: ResultsController) async {
         for encoding in Encoding.allCases {
+            // Before a round's requests: a run cancelled (or given up) starts no new round.
+            guard !Task.isCancelled else { return }
             await round(encoding, controller)
             if controller.failure != nil || Task.isCancelled { return }
         }
@@ -50,6 +52,8 @@ public struct AsyncFetch: Sendable {
             // Back on the main actor for each one: `show` touches the Screen.
             var failed: [APIOutcome] = []
             for await case let outcome? in group {
+                // After the await, before the show: an answer in hand when the user cancelled is dropped.
+                if Task.isCancelled { return group.cancelAll() }
                 if outcome.failure == nil, failed.isEmpty {
                     controller.show(outcome)
                 } else if outcome.failure != nil {

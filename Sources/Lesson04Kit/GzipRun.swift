@@ -12,6 +12,8 @@ public enum GzipRun {
         public var timeoutSeconds: Double?
         /// Also report every API's four time stamps and sizes (36 more metrics, for `--json`).
         public var perAPIMetrics = false
+        /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
+        public var cancelAfter: Double?
         public init() {}
     }
 
@@ -28,6 +30,8 @@ public enum GzipRun {
         let bound = 6 * (knobs.latencySeconds + 1) + transfer + 2 * endpoint.timeoutSeconds
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds ?? bound,
+            // A round's three requests go out together: all three may be on their way at a cancel.
+            cancelAfter: settings.cancelAfter, endpoint: endpoint, requestsAtOnce: XMLAPIs.all.count,
             details: GzipDetails(outcomes: controller.outcomes)
         ) {
             switch variant {
@@ -36,7 +40,7 @@ public enum GzipRun {
             default: NoThreadFetch.run(controller, endpoint: endpoint)
             }
         }
-        if let ledger, run.failure == nil {
+        if let ledger, run.failure == nil, !controller.wasCancelledByUser {
             // The server logs a response just after its last byte left, which can be a moment
             // after the client saw that byte: wait (briefly, bounded) for all six entries.
             MainLoop.run(timeout: 2) { ledger.responses >= run.details.outcomes.count }

@@ -10,6 +10,9 @@ public enum NoThreadFetch {
         for encoding in Encoding.allCases {
             let roundStart = monotonicSeconds()
             for api in XMLAPIs.all {
+                // The user's Cancel waits in the main queue while main is blocked: it is seen
+                // here, between two downloads, before the next request.
+                guard !controller.isCancelled else { return }
                 let download = controller.trace.measure("fetch \(api.name)") {
                     Result { () throws(FetchError) in
                         try TimedDownload.fetchBlocking(
@@ -19,6 +22,7 @@ public enum NoThreadFetch {
                 let outcome = controller.trace.measure("parse \(api.name)") {
                     APIOutcome.parse(download, api: api, encoding: encoding, roundStart: roundStart)
                 }
+                guard !controller.isCancelled else { return }  // before the show
                 controller.show(outcome)
                 if controller.failure != nil { return }  // nothing left to compare: stop here
             }

@@ -55,6 +55,7 @@ struct Lesson04: LessonProgram, NetworkDefaults {
         var settings = GzipRun.Settings()
         settings.output = output
         settings.perAPIMetrics = common.json
+        settings.cancelAfter = common.cancelAfter
         return GzipRun.perform(variant, endpoint: setup.endpoint, ledger: setup.ledger, settings: settings)
     }
 

@@ -78,13 +78,16 @@ extension VariantRun {
     /// the harness then stops the variant's work and **waits until it has stopped** before
     /// anything is torn down, serves the main queue once more so that results already queued
     /// for main land now (or never), and counts what reached the server and the Screen after
-    /// the cancel: `requestsAfterCancel` (our server only) and `rowsAfterCancel`.
+    /// the cancel: `requestsAfterCancel` (our server only) and `rowsAfterCancel`. More than
+    /// `requestsAtOnce` requests (what the variant sends together, already on their way at the
+    /// tap), or any row, after the cancel fails the run.
     ///
     /// - Returns: the run with the common metrics; add the lesson's own to `metrics`.
     @MainActor
     public static func perform(
         _ name: String, controller: LessonController, timeout: Double, cancelAfter: Double? = nil,
-        endpoint: FixtureEndpoint? = nil, details: @autoclosure () -> Details, start: () -> Void
+        endpoint: FixtureEndpoint? = nil, requestsAtOnce: Int = 1, details: @autoclosure () -> Details,
+        start: () -> Void
     ) -> VariantRun {
         let clock = Stopwatch()
         let traceOffset = controller.trace.elapsed
@@ -132,7 +135,7 @@ extension VariantRun {
             let after = CancelOutcome(
                 cancelAt: cancelAfter, handledAt: handled, stoppedAt: ending.stoppedAt - screenStarted,
                 requests: handled.flatMap { endpoint?.requestsReceived(since: screenStarted + $0) },
-                rows: handled.map { controller.screen.rowsChanged(since: $0) } ?? 0)
+                rows: handled.map { controller.screen.rowsChanged(since: $0) } ?? 0, requestsAtOnce: requestsAtOnce)
             metrics += after.metrics
             notes.append(after.summary)
             if failure == nil, let late = after.lateWork { failure = late }
@@ -180,6 +183,9 @@ struct CancelOutcome {
     var requests: Int?
     /// Rows shown or changed on the Screen after the tap was handled.
     var rows: Int
+    /// Requests the variant sends together (lesson 04's round of three): that many may have
+    /// been started before the tap and still reach the server after it. 1 for one at a time.
+    var requestsAtOnce = 1
 
     var metrics: [(String, Metric)] {
         var metrics: [(String, Metric)] = [("cancelAtSeconds", .seconds(cancelAt))]
@@ -208,10 +214,11 @@ struct CancelOutcome {
     }
 
     /// The run's failure when something happened after the cancel that a cancel promises not
-    /// to happen: a row shown, or more than one request (one may already have been on its way).
+    /// to happen: a row shown, or more requests than the variant sends at once (those may
+    /// already have been on their way when the tap came).
     var lateWork: String? {
         var late: [String] = []
-        if let requests, requests > 1 { late.append("\(counted(requests, "request")) reached the server") }
+        if let requests, requests > requestsAtOnce { late.append("\(counted(requests, "request")) reached the server") }
         if rows > 0 { late.append("\(counted(rows, "row")) changed on the Screen") }
         return late.isEmpty ? nil : "after the cancel at \(cancelAt.formattedSeconds) s, " + listed(late)
     }

@@ -1,0 +1,80 @@
+import Lesson04Kit
+import LessonTestSupport
+import WorkshopCore
+import XCTest
+
+/// What a cancel promises in lesson 04: no request and no row after the tap (beyond one request
+/// already on its way), the downloads in flight cancelled, and a run that gives up starts no
+/// gzip round. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N` reruns).
+final class Lesson04CancelTests: XCTestCase {
+    private var server: FixtureServer!
+
+    override func setUpWithError() throws {
+        // About 0.6 s a round: identity (82 KB) at 200 KB/s, then gzip.
+        server = FixtureServer(knobs: ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 200_000))
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func run(_ variant: Variant, cancelAfter: Double?, timeout: Double = 60) -> VariantRun<GzipDetails> {
+        let endpoint = FixtureEndpoint(baseURL: server.baseURL, server: server, knobs: server.knobs, timeoutSeconds: 10)
+        var settings = GzipRun.Settings()
+        settings.timeoutSeconds = timeout
+        settings.cancelAfter = cancelAfter
+        return MainActor.assumeIsolated {
+            GzipRun.perform(variant, endpoint: endpoint, ledger: nil, settings: settings)
+        }
+    }
+
+    /// The no-thread variant sees the tap only between two blocking downloads: it is asked to
+    /// show and send nothing after it, not to stop within 1 s.
+    private func problems(_ run: VariantRun<GzipDetails>, _ variant: Variant) -> [String] {
+        var problems = run.cancelProblems(
+            promptness: variant == .noThread ? .infinity : 1, requestsAtOnce: XMLAPIs.all.count)
+        if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
+        return problems
+    }
+
+    /// Random cancel points over the whole run: before the first request, mid-identity round,
+    /// between the rounds, mid-gzip round.
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() {
+        var random = SeededRandom.announced("lesson 04 random cancels")
+        for variant in [Variant.noThread, .threaded, .async] {
+            for _ in 0..<3 {
+                let at = Double.random(in: 0...1.2, using: &random)
+                let run = run(variant, cancelAfter: at)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
+            }
+        }
+    }
+
+    /// Item 6 of the audit: the threaded variant started its gzip round after the run had given
+    /// up (requests 3 -> 6, rows added on a finished controller). A run that gives up mid-way
+    /// leaves nothing running: no request reaches the server after it has returned.
+    func testARunThatGivesUpLeavesNothingRunning() {
+        server.knobs.bandwidthBytesPerSecond = 60_000  // the identity round alone takes over a second
+        for variant in [Variant.threaded, .async] {
+            let run = run(variant, cancelAfter: nil, timeout: 0.8)
+            XCTAssertTrue(run.failure?.contains("gave up") == true, "\(variant): \(run.failure ?? "no failure")")
+            let ended = monotonicSeconds()
+            _ = MainActor.assumeIsolated { MainLoop.run(timeout: 1.5) { false } }  // the gzip round would come here
+            XCTAssertEqual(server.requestsReceived(since: ended), 0, "\(variant): requests after giving up")
+        }
+    }
+
+    /// Item 4 of the audit: with the answers in hand (downloaded, being parsed, on their way to
+    /// main) when the tap comes, no row is added after it.
+    func testACancelWithAnswersInHandAddsNoRow() {
+        server.knobs.bandwidthBytesPerSecond = 0  // unlimited: the three answers come in together
+        server.knobs.latencySeconds = 0.2
+        for variant in [Variant.threaded, .async] {
+            for at in [0.2, 0.21, 0.22, 0.24] {
+                let run = run(variant, cancelAfter: at)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s")
+            }
+        }
+    }
+}
