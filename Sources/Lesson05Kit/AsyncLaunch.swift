@@ -35,14 +35,18 @@ public struct AsyncLaunch: Sendable {
                 group.addTask { .orders(try await job.fetchOrdersAsync()) }
                 group.addTask { .products(try await products.preload()) }
                 for try await step in group {
+                    // After the await, before the show: a step that ended just before a cancel is no news.
+                    guard !Task.isCancelled else { return group.cancelAll() }
                     switch step {
                     case .orders(let fetched): app.ordersArrived(fetched)
                     case .products(let preloaded): app.productsLoaded(preloaded)
                     }
                 }
             }
-            guard let body = app.fetched?.body else { return }
-            app.show(try await products.parse(body))
+            guard let body = app.fetched?.body, !Task.isCancelled else { return }
+            let parsed = try await products.parse(body)
+            guard !Task.isCancelled else { return }  // parsed just before the cancel: dropped, not shown
+            app.show(parsed)
         } catch {
             app.showFailure(error)
         }

@@ -49,10 +49,16 @@ public final class RevalidatingFetcher: Sendable {
         self.now = now
     }
 
-    /// Stops a request still in flight (its `get` throws `.cancelled`); the fetcher is done after.
-    public func cancel() {
-        session.invalidateAndCancel()
-    }
+    /// Cancels the blocking `get`: a request in flight is stopped (its `get` throws `.cancelled`)
+    /// and a later one is never sent. The session itself stays valid until `invalidate()`: a
+    /// block that has still to make its request must not find it torn down under it.
+    public let cancelToken = CancelToken()
+
+    /// Stops a request still in flight, and every later one (see `cancelToken`).
+    public func cancel() { cancelToken.cancel() }
+
+    /// Tears the session down: call once nothing can use the fetcher any more (the launch has ended).
+    public func invalidate() { session.finishTasksAndInvalidate() }
 
     public func get(_ url: URL) throws(FetchError) -> Outcome {
         switch plan(url) {
@@ -132,7 +138,9 @@ public final class RevalidatingFetcher: Sendable {
         let url = request.url?.absoluteString ?? "?"
         let response: Response = try waitForCallback(url: request.url ?? URL(fileURLWithPath: "/"), timeout: timeout) {
             done in
-            session.dataTask(with: request) { [timeout] data, response, error in
+            // Before the request: a cancelled launch sends nothing.
+            if cancelToken.isCancelled { return done(.failure(.cancelled(url: url))) }
+            let task = session.dataTask(with: request) { [timeout] data, response, error in
                 let result: Result<Response, FetchError>
                 if let error {
                     result = .failure(FetchError(urlSessionError: error, url: url, timeout: timeout))
@@ -143,7 +151,9 @@ public final class RevalidatingFetcher: Sendable {
                     result = .failure(.notHTTP(url: url))
                 }
                 done(result)
-            }.resume()
+            }
+            cancelToken.onCancel { task.cancel() }
+            task.resume()
         }
         return (response.status, response.headers, response.body)
     }

@@ -43,8 +43,10 @@ public enum ShopRun {
     /// Call on the main thread: each launch serves the main run loop until it is done. A
     /// failed launch ends the variant (no relaunch after it).
     @MainActor
+    /// `cancelAfter`: the user taps Cancel that many seconds into the first launch (the long
+    /// one); a cancelled launch, like a failed one, ends the variant.
     public static func perform(
-        _ variant: Variant, setup: ShopSetup, output: ScreenOutput = .silent
+        _ variant: Variant, setup: ShopSetup, output: ScreenOutput = .silent, cancelAfter: Double? = nil
     ) -> VariantRun<ShopDetails> {
         let folder = setup.scratch.url.appendingPathComponent("http-cache-\(variant.rawValue)")
         try? FileManager.default.removeItem(at: folder)  // every variant starts with an empty cache
@@ -54,8 +56,10 @@ public enum ShopRun {
             let laterBy = launch.laterBy
             let fetcher = RevalidatingFetcher(
                 cache: cache, timeout: setup.endpoint.timeoutSeconds, now: { Date().addingTimeInterval(laterBy) })
-            runs.append(perform(variant, launch.name, setup: setup, fetcher: fetcher, output: output))
-            if runs.last?.failure != nil { break }
+            let cancel = runs.isEmpty ? cancelAfter : nil
+            runs.append(
+                perform(variant, launch.name, setup: setup, fetcher: fetcher, output: output, cancelAfter: cancel))
+            if runs.last?.failure != nil || runs.last?.seconds("cancelHandledSeconds") != nil { break }
         }
         return combined(variant, runs)
     }
@@ -63,14 +67,16 @@ public enum ShopRun {
     /// One launch as `variant`, with a new app (controller and Screen) over the shared cache.
     @MainActor
     static func perform(
-        _ variant: Variant, _ name: String, setup: ShopSetup, fetcher: RevalidatingFetcher, output: ScreenOutput
+        _ variant: Variant, _ name: String, setup: ShopSetup, fetcher: RevalidatingFetcher, output: ScreenOutput,
+        cancelAfter: Double?
     ) -> VariantRun<Launch> {
         let before = setup.endpoint.server?.stats
         let app = ShopController(title: "shop, \(name) (\(variant.rawValue))", output: output)
         let job = LaunchJob(
             databasePath: setup.databasePath, ordersURL: setup.ordersURL, fetcher: fetcher, trace: app.trace)
         var run = VariantRun.perform(
-            name, controller: app, timeout: setup.launchTimeoutSeconds,
+            name, controller: app, timeout: setup.launchTimeoutSeconds, cancelAfter: cancelAfter,
+            endpoint: setup.endpoint,
             details: Launch(
                 name: name, source: app.fetched?.source, preloaded: app.preloaded, parsed: app.parsed,
                 rows: app.screen.table.rows)
@@ -81,6 +87,8 @@ public enum ShopRun {
             default: NoThreadLaunch.run(app, job: job)
             }
         }
+        // The launch's work has ended (the harness waited for it): only now is the session torn down.
+        fetcher.invalidate()
         if let before, let after = setup.endpoint.server?.stats {
             run.details.serverRequests = after.requests - before.requests
             run.details.wireBytes = after.wireBytes - before.wireBytes
@@ -98,6 +106,12 @@ public enum ShopRun {
         var run = VariantRun(
             name: variant.rawValue, metrics: metrics(details), failure: nil, trace: first.trace, screen: first.screen,
             details: details, gotStarted: first.gotStarted, traceOffset: first.traceOffset)
+        // A cancel lands in the first launch: its figures are the variant's.
+        let cancelKeys: Set = [
+            "cancelAtSeconds", "cancelHandledSeconds", "stoppedAfterCancelSeconds", "requestsAfterCancel",
+            "rowsAfterCancel",
+        ]
+        run.metrics += first.metrics.filter { cancelKeys.contains($0.0) }
         run.failure = runs.lazy.compactMap { launch in launch.failure.map { "\(launch.name): \($0)" } }.first
         if run.gotStarted {
             run.notes =
@@ -107,6 +121,7 @@ public enum ShopRun {
                         + (launch.wireBytes.map { ", \($0) bytes on the wire" } ?? "")
                 } + ["  (the timeline below is the first launch's)"]
         }
+        run.notes += first.notes.filter { $0.hasPrefix("cancelled at") || $0.hasPrefix("finished before the cancel") }
         return run
     }
 }

@@ -75,7 +75,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
 
     @MainActor
     func perform(_ variant: Variant, setup: ShopSetup, output: ScreenOutput) -> VariantRun<ShopDetails> {
-        ShopRun.perform(variant, setup: setup, output: output)
+        ShopRun.perform(variant, setup: setup, output: output, cancelAfter: common.cancelAfter)
     }
 
     func parameters(_ setup: ShopSetup) -> [(String, Metric)] {

@@ -1,0 +1,65 @@
+import Lesson05Kit
+import LessonTestSupport
+import WorkshopCore
+import XCTest
+
+/// What a cancel promises in lesson 05: once the user cancels the launch, no request is sent,
+/// no query run for it, and no order shown, even when the orders were downloaded or parsed a
+/// moment before the tap. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N`).
+final class Lesson05CancelTests: XCTestCase {
+    private var server: TestServer!
+    private var setup: ShopSetup!
+    static let latency = 0.2
+
+    override func setUpWithError() throws {
+        server = try TestServer(latency: Self.latency)
+        server.server.knobs.maxAgeSeconds = 300
+        setup = try ShopSetup.prepare(endpoint: server.endpoint, products: 1_000, orders: 600)
+        setup.launchTimeoutSeconds = 30
+    }
+
+    override func tearDown() {
+        server.stop()
+        setup.scratch.tearDown()
+    }
+
+    private func run(_ variant: Variant, cancelAfter: Double) -> VariantRun<ShopDetails> {
+        let setup = setup!
+        return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup, cancelAfter: cancelAfter) }
+    }
+
+    /// The no-thread variant sees the tap only between its blocking steps: it is asked to show
+    /// and send nothing after it, not to stop within 1 s.
+    private func problems(_ run: VariantRun<ShopDetails>, _ variant: Variant) -> [String] {
+        var problems = run.cancelProblems(promptness: variant == .noThread ? .infinity : 1)
+        if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
+        return problems
+    }
+
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() {
+        var random = SeededRandom.announced("lesson 05 random cancels")
+        for variant in [Variant.noThread, .threaded, .async] {
+            for _ in 0..<3 {
+                let at = Double.random(in: 0...0.5, using: &random)
+                let run = run(variant, cancelAfter: at)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
+                // A cancelled launch ends the variant: no relaunch sends anything after it.
+                if run.seconds("cancelHandledSeconds") != nil {
+                    XCTAssertEqual(run.details.launches.count, 1, "\(variant): launched again after a cancel")
+                }
+            }
+        }
+    }
+
+    /// Item 4 of the audit: the async launch parsed the orders and showed 12 rows after the
+    /// cancel. Cancels just after the orders' answer is in (the parse under way or done):
+    /// nothing is shown.
+    func testACancelWithTheOrdersInHandShowsNothing() {
+        for variant in [Variant.threaded, .async] {
+            for offset in [0.0, 0.01, 0.02, 0.04] {
+                let run = run(variant, cancelAfter: Self.latency + offset)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at +\(offset) s")
+            }
+        }
+    }
+}
