@@ -8,9 +8,13 @@ import WorkshopCore
 /// is a finished value (the `ProductIndex`, the orders), as with the queues.
 ///
 /// An actor is still one serial queue: while it parses, a `preload` call would wait its turn.
+/// Its SQLite calls block the thread they run on, so it runs on a queue of its own
+/// (`QueueExecutor`), not on Swift's shared pool, whose few threads the download needs too.
 actor ProductCache {
-    /// Its lane in the timeline: the actor's work runs on Swift's shared pool, never on main.
+    /// Its lane in the timeline: the actor's work runs on its own queue, never on main.
     static let lane = "ProductCache (actor)"
+    private let executor = QueueExecutor(label: "product-cache")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let databasePath: String
     let trace: Trace
     /// Opened on first use, by the actor, and never handed out.

@@ -31,12 +31,17 @@ public enum AsyncSave {
                     // The stream ends when the save does, however it ends.
                     await controller.trace.measure("await save (\(strategy.rawValue))", lane: Trace.awaitingLane) {
                         for await rows in commits where job.shouldReport(rows, of: strategy) {
+                            guard !Task.isCancelled else { break }  // after the await, before the show
                             controller.showCommitted(rows, of: strategy)
                         }
                     }
-                    controller.showResult(try await saved)
+                    let result = try await saved
+                    guard !Task.isCancelled else { return }
+                    controller.showResult(result)
                 }
                 controller.showFinished()
+            } catch is CancellationError {
+                return  // cancelled: the writer rolled back the transaction in hand
             } catch {
                 controller.fail("\(error)")
             }
@@ -46,29 +51,40 @@ public enum AsyncSave {
 
 /// The writer: one actor, its SQLite connections opened and used inside it only.
 ///
-/// An actor is still one serial queue: it runs one save at a time, and while SQLite writes
-/// (or a slow commit sleeps) it holds one thread of Swift's task pool. What it does not do is
-/// hold the main thread.
+/// An actor is still one serial queue: it runs one save at a time. SQLite's calls block the
+/// thread they run on (and a slow commit sleeps), so this actor runs on a queue of its own
+/// (`QueueExecutor`) and not on Swift's shared pool, whose few threads (one per core) every
+/// other task needs. Either way it does not hold the main thread.
 actor SaveWriter {
     private let trace: Trace
+    private let executor = QueueExecutor(label: "writer-actor")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(trace: Trace) {
         self.trace = trace
     }
 
     /// Saves the job with `strategy` into the database at `path`. After each commit it sends
-    /// the rows written so far to `reporter` (finished when the save ends, however it ends),
-    /// and stops with `CancellationError` if its task was cancelled meanwhile.
+    /// the rows written so far to `reporter` (finished when the save ends, however it ends).
+    ///
+    /// A cancel of the calling task stops it with `CancellationError`: checked before the file
+    /// is opened and before every write. The synchronous save cannot `await` in between, so the
+    /// task's cancel handler cancels a `CancelToken` that `BulkSave` checks at each COMMIT, under
+    /// its lock: the transaction under way is rolled back, never left half-done or committed
+    /// after the cancel.
     func save(
         _ strategy: SaveStrategy, job: SaveJob, path: String, reportingTo reporter: AsyncStream<Int>.Continuation
-    ) throws -> BulkSave.Result {
+    ) async throws -> BulkSave.Result {
         defer { reporter.finish() }
-        let database = try SQLiteDatabase(path: path)  // opened here, never leaves the actor
-        return try trace.measure("save (\(strategy.rawValue))", lane: "writer actor") {
-            try BulkSave.run(strategy, job: job, on: database) { rows in
-                try Task.checkCancellation()
-                reporter.yield(rows)
+        let token = CancelToken()
+        return try await withTaskCancellationHandler {
+            try Task.checkCancellation()  // before the first write: a cancelled save touches nothing
+            let database = try SQLiteDatabase(path: path)  // opened here, never leaves the actor
+            return try trace.measure("save (\(strategy.rawValue))", lane: "writer actor") {
+                try BulkSave.run(strategy, job: job, on: database, cancelToken: token) { rows in reporter.yield(rows) }
             }
+        } onCancel: {
+            token.cancel()
         }
     }
 }

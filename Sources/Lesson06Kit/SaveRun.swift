@@ -24,6 +24,8 @@ public enum SaveRun {
         public var output = ScreenOutput.silent
         /// Upper bound for the whole run; a run that has not finished by then has failed.
         public var timeoutSeconds = 300.0
+        /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
+        public var cancelAfter: Double?
         public init(job: SaveJob = SaveJob(), output: ScreenOutput = .silent) {
             self.job = job
             self.output = output
@@ -55,10 +57,15 @@ public enum SaveRun {
         let controller = SaveController(
             job: job, title: "saving \(job.rows) rows (\(variant.rawValue))", output: settings.output)
         var watcher: CountWatcher?
-        let writer = ThreadedSave()
+        // With a cancel: the rows the job had written when the tap was handled, read on main's
+        // own connections after the variant's cancel ran (evidence from the files, not the
+        // variant's word), and again once its work has ended. A commit after the cancel shows.
+        let written = settings.cancelAfter == nil ? nil : try? WrittenRows(databases: databases)
+        var writtenAtCancel: Int?
 
         var run = VariantRun.perform(
-            variant.rawValue, controller: controller, timeout: settings.timeoutSeconds, details: SaveDetails()
+            variant.rawValue, controller: controller, timeout: settings.timeoutSeconds,
+            cancelAfter: settings.cancelAfter, details: SaveDetails()
         ) {
             if let setupFailure { return controller.fail(setupFailure) }
             switch variant {
@@ -70,13 +77,16 @@ public enum SaveRun {
                 if variant == .async {
                     AsyncSave.start(controller, databases: databases)
                 } else {
-                    writer.start(controller, databases: databases)
+                    ThreadedSave().start(controller, databases: databases)
                 }
+                // After the variant's own cancel handler: its writer is stopped when this reads.
+                controller.onCancel { writtenAtCancel = written?.count() }
             default:
+                // On main, between two commits: nothing is in flight when this reads.
+                controller.onCancel { writtenAtCancel = written?.count() }
                 NoThreadSave.run(controller, databases: databases)
             }
         }
-        writer.cancel()  // a run that failed or gave up writes no further
         watcher?.stop()
         run.details = SaveDetails(
             results: controller.results, digests: digests(of: databases), countReadsOnMain: watcher?.reads ?? 0,
@@ -90,6 +100,13 @@ public enum SaveRun {
             ("countReadsOnMain", .count(run.details.countReadsOnMain)),
             ("tornCountReads", .count(run.details.tornReads.count)),
         ]
+        if controller.wasCancelledByUser, let written, let writtenAtCancel {
+            let late = max(0, written.count() - writtenAtCancel)
+            run.metrics.append(("rowsCommittedAfterCancel", .count(late)))
+            if late > 0, run.failure == nil {
+                run.failure = "after the cancel, \(counted(late, "row")) were committed to the database"
+            }
+        }
         return run
     }
 
@@ -125,6 +142,24 @@ public enum SaveRun {
             alive += " Run all three variants (the default) to compare them."
         }
         return fast + " " + alive
+    }
+
+    /// Rows the job has written, in all four files, read on connections of their own: rows
+    /// whose message is no longer the seed's 'old' (the job never writes 'old').
+    @MainActor
+    final class WrittenRows {
+        private let readers: [SQLiteDatabase]
+
+        init(databases: [SaveStrategy: String]) throws {
+            readers = try databases.values.map { try SQLiteDatabase(path: $0) }
+        }
+
+        func count() -> Int {
+            readers.reduce(0) { total, reader in
+                let rows = try? reader.query("select count(*) from tblA where message != ?", [.text("old")])
+                return total + Int(rows?.first?.first?.int ?? 0)
+            }
+        }
     }
 
     /// The database file of one strategy in one variant: "threaded-multiRowBatchesRowsPerSecond.sqlite".

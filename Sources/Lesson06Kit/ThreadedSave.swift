@@ -10,42 +10,59 @@ import WorkshopCore
 ///   tells the main queue how far it got; the Screen shows it at the next frame.
 /// - Meanwhile the main thread keeps reading the row count on its own connection
 ///   (`CountWatcher`, below). It only ever sees whole transactions, never part of one.
+/// - A cancel (the user's, or the run's end): the writer checks one `CancelToken` before every
+///   write, and atomically at each COMMIT (`BulkSave.commit`): the transaction under way is
+///   rolled back, so nothing lands after the cancel and only whole transactions before it.
+///   Every block for main checks it again before it shows anything. A dispatch group says
+///   when the writer's block has ended.
 public struct ThreadedSave: Sendable {
     let writerQueue = DispatchQueue.named("writer-queue")
-    /// Set when the run is over early (it failed or gave up): the writer stops at its next commit.
-    private let cancelled = Locked(false)
+    let token = CancelToken()
+    let work = DispatchGroup()
 
     public init() {}
 
     /// Called on the main thread; returns at once. The work finishes later, on main.
     @MainActor
     public func start(_ controller: SaveController, databases: [SaveStrategy: String]) {
+        controller.onCancel { token.cancel() }
+        controller.workInFlight = { work.wait(timeout: .now()) == .timedOut }
         controller.showSaving()
         let job = controller.job
         let trace = controller.trace
-        writerQueue.async { [cancelled] in
+        writerQueue.async(group: work) {
             do {
                 for strategy in SaveStrategy.allCases {
+                    guard !token.isCancelled else { return }  // before opening the next file
                     let database = try SQLiteDatabase(path: databases[strategy, default: ""])
                     let result = try trace.measure("save (\(strategy.rawValue))") {
-                        try BulkSave.run(strategy, job: job, on: database) { rows in
-                            if cancelled.current { throw CancellationError() }
+                        try BulkSave.run(strategy, job: job, on: database, cancelToken: token) { rows in
                             guard job.shouldReport(rows, of: strategy) else { return }
-                            DispatchQueue.main.async { controller.showCommitted(rows, of: strategy) }
+                            onMain { controller.showCommitted(rows, of: strategy) }
                         }
                     }
-                    DispatchQueue.main.async { controller.showResult(result) }
+                    onMain { controller.showResult(result) }
                 }
-                DispatchQueue.main.async { controller.showFinished() }
+                onMain { controller.showFinished() }
+            } catch is CancellationError {
+                return  // cancelled: the transaction in hand was rolled back, nothing to say
             } catch {
                 let message = "\(error)"
-                DispatchQueue.main.async { controller.fail(message) }
+                onMain { controller.fail(message) }
             }
         }
     }
 
-    /// Stops the writer after the commit in hand (call when the run ends before it finished).
-    public func cancel() { cancelled.withLock { $0 = true } }
+    /// Hands `show` to main, where it runs unless the save was cancelled in between.
+    func onMain(_ show: @escaping @MainActor @Sendable () -> Void) {
+        DispatchQueue.main.async(group: work) {
+            guard !token.isCancelled else { return }  // before the show: too late is no news
+            show()
+        }
+    }
+
+    /// Stops the writer: the transaction under way is rolled back, no other one begins.
+    public func cancel() { token.cancel() }
 }
 
 /// The main thread reading while the writer writes: every frame (16 ms) it counts the rows

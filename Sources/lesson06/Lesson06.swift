@@ -85,7 +85,9 @@ struct Lesson06: LessonProgram {
 
     @MainActor
     func perform(_ variant: Variant, setup: UpsertDemonstrations, output: ScreenOutput) -> VariantRun<SaveDetails> {
-        SaveRun.perform(variant, settings: SaveRun.Settings(job: job, output: output), folder: setup.folder)
+        var settings = SaveRun.Settings(job: job, output: output)
+        settings.cancelAfter = common.cancelAfter
+        return SaveRun.perform(variant, settings: settings, folder: setup.folder)
     }
 
     func parameters(_ setup: UpsertDemonstrations) -> [(String, Metric)] { setup.parameters(for: job) }

@@ -161,58 +161,40 @@ final class Lesson06PairTests: XCTestCase {
         }
     }
 
-    func testACancelledWriterStopsAtItsNextCommit() throws {
+    /// The user's Cancel mid-save, in both off-main variants: the work ends, and no row is
+    /// committed after the tap (the transaction under way is rolled back).
+    func testACancelledWriterCommitsNothingAfterTheCancel() throws {
         var job = SaveJob()
         job.rows = 1_000
         job.commitLatencySeconds = 0.01  // 1,000 one-row commits: over 10 s unless cancelled
         let folder = try XCTUnwrap(scratch)
-        let stopped = try MainActor.assumeIsolated {
-            var databases: [SaveStrategy: String] = [:]
-            for strategy in SaveStrategy.allCases {
-                databases[strategy] = SaveRun.databasePath(.threaded, strategy, in: folder)
-                try job.prepare(SQLiteDatabase(path: SaveRun.databasePath(.threaded, strategy, in: folder)))
+        for variant in [Variant.threaded, .async] {
+            let (ended, written) = try MainActor.assumeIsolated {
+                var databases: [SaveStrategy: String] = [:]
+                for strategy in SaveStrategy.allCases {
+                    databases[strategy] = SaveRun.databasePath(variant, strategy, in: folder)
+                    try job.prepare(SQLiteDatabase(path: SaveRun.databasePath(variant, strategy, in: folder)))
+                }
+                let perRow = try SQLiteDatabase(path: SaveRun.databasePath(variant, .perRowCommit, in: folder))
+                func rowsWritten() throws -> Int64 {
+                    try perRow.query("select count(*) from tblA where message != 'old'").first?.first?.int ?? -1
+                }
+                let controller = SaveController(job: job, title: "cancelled", output: .silent)
+                if variant == .async {
+                    AsyncSave.start(controller, databases: databases)
+                } else {
+                    ThreadedSave().start(controller, databases: databases)
+                }
+                // Cancel mid-flight: once the writer has committed some rows.
+                let started = MainLoop.run(timeout: 30) { ((try? rowsWritten()) ?? 0) >= 5 }
+                controller.cancel()
+                let atCancel = try rowsWritten()
+                let ended = MainLoop.run(timeout: 30) { !controller.isWorkRunning }
+                return (started && ended && controller.failure == nil, (atCancel, try rowsWritten()))
             }
-            let controller = SaveController(job: job, title: "cancelled", output: .silent)
-            let writer = ThreadedSave()
-            writer.start(controller, databases: databases)
-            writer.cancel()
-            // The writer says it stopped (with a failure) on the main queue.
-            return MainLoop.run(timeout: 30) { controller.isFinished } && controller.failure != nil
+            XCTAssertTrue(ended, "\(variant): the writer did not start, or did not stop, or failed")
+            XCTAssertEqual(written.1, written.0, "\(variant): rows committed after the cancel")
         }
-        XCTAssertTrue(stopped, "the writer did not stop")
-        let written = try SQLiteDatabase(path: SaveRun.databasePath(.threaded, .perRowCommit, in: folder)).query(
-            "select count(*) from tblA where message != 'old'")
-        XCTAssertLessThanOrEqual(written.first?.first?.int ?? -1, 1, "rows committed after cancel()")
-    }
-
-    func testACancelledWriterActorStopsAtItsNextCommit() throws {
-        var job = SaveJob()
-        job.rows = 1_000
-        job.commitLatencySeconds = 0.01  // 1,000 one-row commits: over 10 s unless cancelled
-        let folder = try XCTUnwrap(scratch)
-        let (stopped, written) = try MainActor.assumeIsolated {
-            var databases: [SaveStrategy: String] = [:]
-            for strategy in SaveStrategy.allCases {
-                databases[strategy] = SaveRun.databasePath(.async, strategy, in: folder)
-                try job.prepare(SQLiteDatabase(path: SaveRun.databasePath(.async, strategy, in: folder)))
-            }
-            let perRow = try SQLiteDatabase(path: SaveRun.databasePath(.async, .perRowCommit, in: folder))
-            func rowsWritten() throws -> Int64 {
-                try perRow.query("select count(*) from tblA where message != 'old'").first?.first?.int ?? -1
-            }
-            let controller = SaveController(job: job, title: "cancelled", output: .silent)
-            AsyncSave.start(controller, databases: databases)
-            // Cancel mid-flight: once the writer has committed some rows.
-            let started = MainLoop.run(timeout: 30) { ((try? rowsWritten()) ?? 0) >= 5 }
-            controller.cancelTask()
-            let atCancel = try rowsWritten()
-            // The task ends (with a failure: CancellationError) on the main actor.
-            let ended = MainLoop.run(timeout: 30) { controller.isFinished } && controller.failure != nil
-            return (started && ended, (atCancel, try rowsWritten()))
-        }
-        XCTAssertTrue(stopped, "the writer actor did not start, or did not stop")
-        // At most the commit in hand when cancel came: no row after it.
-        XCTAssertLessThanOrEqual(written.1, written.0 + 1, "rows committed after cancelTask()")
     }
 
     func testTheWriterConnectionHonoursALoweredLimit() {

@@ -40,6 +40,18 @@ public final class CancelToken: Sendable {
         for handler in handlers { handler() }
     }
 
+    /// Runs `sideEffect` unless the token is cancelled, and returns nil if it is. The check and
+    /// the side effect hold the token's lock together, so a `cancel()` from another thread
+    /// either comes first (the side effect never happens) or waits until it is done: once
+    /// `cancel()` has returned, no such side effect is under way or will start. For a short,
+    /// all-or-nothing step such as a COMMIT; never for a wait (the canceller waits too).
+    public func unlessCancelled<T>(_ sideEffect: () throws -> T) rethrows -> T? {
+        try state.withLock { state in
+            guard !state.cancelled else { return nil }
+            return try sideEffect()
+        }
+    }
+
     /// Runs `handler` when the token is cancelled (at once, on this thread, if it already is):
     /// cancel a request in flight, wake a wait.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
