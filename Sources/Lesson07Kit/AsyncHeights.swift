@@ -41,10 +41,14 @@ enum AsyncHeights {
                     while let chunk = try await trace.measure(
                         "await a chunk", lane: Trace.awaitingLane, { try await group.next() })
                     {
+                        // After the await, before the show: a chunk measured just before a cancel is dropped.
+                        guard !Task.isCancelled else { return group.cancelAll() }
                         measureNext()  // first, so the next chunk is measured while main reloads
                         controller.deliver(chunk.heights, from: chunk.start)
                     }
                 }
+            } catch is CancellationError {
+                return  // cancelled: nothing more to measure or show
             } catch {
                 controller.fail("\(error)")
             }

@@ -20,6 +20,8 @@ public enum HeightsRun {
         public var output = ScreenOutput.silent
         /// Upper bound for the whole run; a run that has not finished by then has failed.
         public var timeoutSeconds = 120.0
+        /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
+        public var cancelAfter: Double?
         public init(
             rows: Int = 10_000, width: Int = 40, chunkSize: Int = 500, tasks: Int = 1, output: ScreenOutput = .silent
         ) {
@@ -48,7 +50,7 @@ public enum HeightsRun {
         let threaded = ThreadedHeights(chunkSize: settings.chunkSize)
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds,
-            details: HeightsDetails(heights: controller.cache.all)
+            cancelAfter: settings.cancelAfter, details: HeightsDetails(heights: controller.cache.all)
         ) {
             switch variant {
             case .threaded: threaded.start(controller, cellWidth: cellWidth)
@@ -58,7 +60,6 @@ public enum HeightsRun {
             default: NoThreadHeights.run(controller, cellWidth: cellWidth)
             }
         }
-        threaded.cancel()  // a run that failed or gave up measures no further
         let cache = controller.cache
         run.metrics += [
             ("rowsMeasured", .count(cache.measuredCount)), ("cacheHits", .count(cache.hits)),

@@ -12,6 +12,8 @@ enum NoThreadHeights {
             let heights = try controller.trace.measure("measure \(controller.texts.count) rows") {
                 try controller.texts.map { try cell.height(forText: $0) }
             }
+            // A tap during the measuring waited in the main queue: it is seen here, before the show.
+            guard !controller.isCancelled else { return }
             controller.deliver(heights, from: 0)
         } catch {
             controller.fail("\(error)")

@@ -5,13 +5,17 @@ import WorkshopCore
 /// the rows in chunks with its *own* sizing cell (a sizing cell is never on screen, so it
 /// may live on another queue, as long as only that queue touches it) and hands each chunk
 /// to the main queue, which caches the heights and reloads.
+///
+/// A cancel: the queue checks one `CancelToken` before each chunk, and main checks it again
+/// before it shows one (a chunk measured just before the tap is dropped). A dispatch group
+/// says when the last block has ended.
 struct ThreadedHeights: Sendable {
     // .utility: long work the user is waiting for. On Linux, libdispatch runs it at nice 2 (measured),
     // so the main thread wins the CPU when the two compete.
     let queue = DispatchQueue(label: "height-queue", qos: .utility)
     let chunkSize: Int
-    /// Set when the run is over early (it failed or gave up): the queue measures no more chunks.
-    private let cancelled = Locked(false)
+    let token = CancelToken()
+    let work = DispatchGroup()
 
     init(chunkSize: Int) {
         self.chunkSize = max(1, chunkSize)
@@ -20,19 +24,22 @@ struct ThreadedHeights: Sendable {
     /// Called on the main thread; returns at once. The work finishes later, on main.
     @MainActor
     func start(_ controller: RowHeightsController, cellWidth: Double) {
+        controller.onCancel { token.cancel() }
+        controller.workInFlight = { work.wait(timeout: .now()) == .timedOut }
         controller.reload()  // estimated heights: something on screen now
         let texts = controller.texts
         let trace = controller.trace
-        queue.async { [chunkSize, cancelled] in
+        queue.async(group: work) { [chunkSize, token, work] in
             let cell = SizingCell.textCell(width: cellWidth)  // made and used on this queue only
-            for start in stride(from: 0, to: texts.count, by: chunkSize) where !cancelled.current {
+            for start in stride(from: 0, to: texts.count, by: chunkSize) where !token.isCancelled {
                 let rows = start..<min(texts.count, start + chunkSize)
                 let result = Result {
                     try trace.measure("measure rows \(rows.lowerBound + 1)-\(rows.upperBound)", lane: "height-queue") {
                         try rows.map { try cell.height(forText: texts[$0]) }
                     }
                 }
-                DispatchQueue.main.async {
+                DispatchQueue.main.async(group: work) {
+                    guard !token.isCancelled else { return }  // before the show: too late is no news
                     switch result {
                     case .success(let heights): controller.deliver(heights, from: start)
                     case .failure(let error): controller.fail("\(error)")
@@ -43,6 +50,6 @@ struct ThreadedHeights: Sendable {
         }
     }
 
-    /// Stops the measuring after the chunk in hand (call when the run ends before it finished).
-    func cancel() { cancelled.withLock { $0 = true } }
+    /// Stops the measuring after the chunk in hand; nothing more is shown.
+    func cancel() { token.cancel() }
 }

@@ -84,9 +84,9 @@ struct Lesson07: LessonProgram {
 
     @MainActor
     func perform(_ variant: Variant, setup: NoSetup, output: ScreenOutput) -> VariantRun<HeightsDetails> {
-        HeightsRun.perform(
-            variant,
-            settings: HeightsRun.Settings(rows: rows, width: width, chunkSize: chunkSize, tasks: tasks, output: output))
+        var settings = HeightsRun.Settings(rows: rows, width: width, chunkSize: chunkSize, tasks: tasks, output: output)
+        settings.cancelAfter = common.cancelAfter
+        return HeightsRun.perform(variant, settings: settings)
     }
 
     func parameters(_ setup: NoSetup) -> [(String, Metric)] {

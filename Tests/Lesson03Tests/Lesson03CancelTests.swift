@@ -1,0 +1,70 @@
+import Lesson03Kit
+import LessonTestSupport
+import WorkshopCore
+import XCTest
+
+/// What a cancel promises in lesson 03: no request for an icon or the timeline after the tap
+/// (beyond one already on its way), no row or icon set after it, and a run that gives up
+/// leaves nothing running. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N`).
+final class Lesson03CancelTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer(latency: 0.05)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func run(_ variant: Variant, cancelAfter: Double?, timeout: Double = 30) -> VariantRun<TimelineDetails> {
+        var settings = TimelineRun.Settings()
+        settings.rows = 12
+        settings.cancelAfter = cancelAfter
+        settings.timeoutSeconds = timeout
+        let endpoint = server.endpoint
+        return MainActor.assumeIsolated { TimelineRun.perform(variant, endpoint: endpoint, settings: settings) }
+    }
+
+    /// The no-thread variant sees the tap only between two blocking fetches: no promptness asked.
+    private func problems(_ run: VariantRun<TimelineDetails>, _ variant: Variant) -> [String] {
+        var problems = run.cancelProblems(promptness: variant == .noThread ? .infinity : 1)
+        if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
+        return problems
+    }
+
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() {
+        var random = SeededRandom.announced("lesson 03 random cancels")
+        for variant in [Variant.noThread, .threaded, .async] {
+            for _ in 0..<3 {
+                let at = Double.random(in: 0...0.8, using: &random)
+                let run = run(variant, cancelAfter: at)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
+            }
+        }
+    }
+
+    /// Item 4 of the audit: the async timeline was taken and shown (0 -> 6 rows) after a cancel
+    /// that came while its answer was in hand. Cancels just as the timeline's answer arrives.
+    func testACancelWithTheTimelineInHandShowsNothing() {
+        for variant in [Variant.threaded, .async] {
+            for at in [0.05, 0.055, 0.06, 0.07] {
+                let run = run(variant, cancelAfter: at)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s")
+            }
+        }
+    }
+
+    /// Item 6 of the audit: the threaded variant had no cancel at all, and went on fetching
+    /// icons (requests 3 -> 7) after its run had given up. Now nothing reaches the server after.
+    func testARunThatGivesUpLeavesNothingRunning() {
+        server.server.knobs.latencySeconds = 0.2
+        for variant in [Variant.threaded, .async] {
+            let run = run(variant, cancelAfter: nil, timeout: 0.5)
+            XCTAssertTrue(run.failure?.contains("gave up") == true, "\(variant): \(run.failure ?? "no failure")")
+            let ended = monotonicSeconds()
+            _ = MainActor.assumeIsolated { MainLoop.run(timeout: 1) { false } }  // late icons would come here
+            XCTAssertEqual(server.server.requestsReceived(since: ended), 0, "\(variant): requests after giving up")
+        }
+    }
+}
