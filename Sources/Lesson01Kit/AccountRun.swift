@@ -42,7 +42,8 @@ public enum AccountRun {
         let tasks = variant == .async ? AsyncAccount(width: settings.width, session: session) : nil
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds ?? plan.worstCaseSeconds,
-            cancelAfter: settings.cancelAfter, endpoint: plan.endpoint,
+            // The items go `width` at a time: that many requests may be on their way at a cancel.
+            cancelAfter: settings.cancelAfter, endpoint: plan.endpoint, requestsAtOnce: settings.width,
             details: AccountDetails(
                 rows: controller.rows, completionOrder: controller.completionOrder, cancelled: controller.cancelled,
                 maxConcurrent: flow?.gauge.most ?? tasks?.mostInFlight ?? 1)

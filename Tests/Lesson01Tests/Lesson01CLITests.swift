@@ -80,6 +80,7 @@ final class Lesson01CLITests: XCTestCase {
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let outcome = try lesson01(["--fault", "stall", "--timeout", "1"])
         XCTAssertEqual(outcome.status, 1, outcome.stderr)
         XCTAssertTrue(
@@ -92,6 +93,7 @@ final class Lesson01CLITests: XCTestCase {
     }
 
     func testEveryFaultIsExitOneAndOneLineCause() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // Every fault hits the login first; nothing that needs its token is sent after it.
         for (fault, words) in [
             ("500", "the server answered HTTP 500"), ("drop", "the connection was reset"),

@@ -37,14 +37,16 @@ final class Lesson01CancelTests: XCTestCase {
     /// Checks one cancelled run; the no-thread variant is not asked to stop within 1 s (its
     /// main thread is inside a blocking call when the tap comes), only to show and send nothing more.
     private func problems(_ run: VariantRun<AccountDetails>, _ variant: Variant) -> [String] {
-        var problems = run.cancelProblems(promptness: variant == .noThread ? .infinity : 1)
+        // The items go two at a time (the default width): both may be on their way at the tap.
+        var problems = run.cancelProblems(promptness: variant == .noThread ? .infinity : 1, requestsAtOnce: 2)
         if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
         return problems
     }
 
     /// Random cancel points across the whole run (0 to 1.2 s: before the login, mid-items,
     /// during the slow item, near the end), a few per variant.
-    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() {
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         var random = SeededRandom.announced("lesson 01 random cancels")
         for variant in [Variant.noThread, .threaded, .async] {
             for _ in 0..<4 {

@@ -92,6 +92,7 @@ final class Lesson02CLITests: XCTestCase {
     }
 
     func testASilentServerEndsEveryRunWithinTwiceTheTimeout() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let outcome = try lesson02(["--fault", "stall", "--timeout", "1", "--items", "40"])
         XCTAssertEqual(outcome.status, 1, outcome.stderr)
         XCTAssertTrue(
@@ -102,6 +103,7 @@ final class Lesson02CLITests: XCTestCase {
     }
 
     func testEveryFaultIsExitOneAndOneLineCause() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for (fault, words) in [
             ("500", "the server answered HTTP 500"), ("drop", "the connection was reset"),
             // Half the document, sent as if complete: the parser finds it cut off.

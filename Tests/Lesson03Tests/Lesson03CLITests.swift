@@ -88,11 +88,13 @@ final class Lesson03CLITests: XCTestCase {
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         XCTAssertEqual(try LessonBinary("lesson03").silentServerProblems(["--rows", "4"]), [])
     }
 
     /// The timeline request meets every fault first, so every variant fails with its cause.
     func testEveryFaultIsExit1WithAOneLineCause() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let causes = [
             "500": "HTTP 500", "drop": "reset", "stall": "timed out after 1 s",
             "corrupt-gzip": "unencoding", "truncated-gzip": "not what we expected", "malformed": "malformed",

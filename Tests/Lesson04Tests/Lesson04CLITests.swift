@@ -87,12 +87,14 @@ final class Lesson04CLITests: XCTestCase {
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         XCTAssertEqual(try LessonBinary("lesson04").silentServerProblems(), [])
     }
 
     /// The server sends corrupt or truncated gzip even to a request for identity, so every
     /// fault reaches this lesson's requests.
     func testEveryFaultIsExit1WithAOneLineCause() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let causes = [
             "500": "HTTP 500", "drop": "reset", "stall": "timed out after 1 s",
             "corrupt-gzip": "unencoding", "truncated-gzip": "malformed", "malformed": "malformed at line",

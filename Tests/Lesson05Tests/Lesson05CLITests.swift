@@ -100,12 +100,14 @@ final class Lesson05CLITests: XCTestCase {
     }
 
     func testASilentServerEndsEveryVariantWithinTwiceTheTimeout() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         XCTAssertEqual(try LessonBinary("lesson05").silentServerProblems(), [])
     }
 
     /// The server sends corrupt or truncated gzip whatever the request accepts, and URLSession
     /// inflates it, so every fault reaches this lesson's one request.
     func testEveryFaultIsExit1WithAOneLineCause() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let causes = [
             "500": "HTTP 500", "drop": "reset", "stall": "timed out after 1 s", "corrupt-gzip": "unencoding",
             "truncated-gzip": "not the JSON we expected", "malformed": "not the JSON we expected",

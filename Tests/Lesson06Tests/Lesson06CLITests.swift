@@ -51,11 +51,15 @@ final class Lesson06CLITests: XCTestCase {
     }
 
     func testHumanRunReplaysTheArticleAndLeavesNoFilesBehind() throws {
-        let temporary = FileManager.default.temporaryDirectory.path
-        let before = Set(
-            try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("sakusaku-lesson06-") }
-        )
-        let outcome = try lesson06(["--rows", "2000"])
+        // A temporary folder of this test's own (TMPDIR), so that other tests running at the
+        // same time (`swift test --parallel`) cannot put files where this one looks.
+        let temporary = try ScratchFolder("lesson06-cli-tmp")
+        defer { temporary.tearDown() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.url.path
+        environment["NO_COLOR"] = "1"
+        let binary = try LessonBinary("lesson06")
+        let outcome = try Subprocess.run(binary.path, ["--rows", "2000"], environment: environment, timeout: 90)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         for line in [
             "Error: UNIQUE constraint failed: tblA.id", "100||1\n200|b|0\n300||1", "100|A|0\n200|b|0\n300|c|0",
@@ -65,10 +69,8 @@ final class Lesson06CLITests: XCTestCase {
         ] {
             XCTAssertTrue(outcome.stdout.contains(line), "output lacks \(line)")
         }
-        let after = Set(
-            try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("sakusaku-lesson06-") }
-        )
-        XCTAssertEqual(after.subtracting(before), [], "database files left behind")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)
+        XCTAssertEqual(left, [], "files left behind in the temporary folder")
     }
 
     func testNoPlaceForTheDatabasesIsOneClearErrorNotATable() throws {

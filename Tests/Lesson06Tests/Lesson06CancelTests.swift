@@ -50,6 +50,7 @@ final class Lesson06CancelTests: XCTestCase {
     }
 
     func testRandomCancelPointsCommitAndShowNothingAfterTheCancel() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         var random = SeededRandom.announced("lesson 06 random cancels")
         for variant in [Variant.noThread, .threaded, .async] {
             for _ in 0..<3 {

@@ -53,6 +53,7 @@ final class Lesson06PairTests: XCTestCase {
     }
 
     func testTheThreeVariantsSaveTheSameTablesAndOnlyTheNoThreadOneFreezesTheScreen() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread)
         XCTAssertNil(plain.failure)
         // Other processes on a shared 2-core machine can take a core from the main thread for a

@@ -14,7 +14,8 @@ final class Lesson07CancelTests: XCTestCase {
         return MainActor.assumeIsolated { HeightsRun.perform(variant, settings: settings) }
     }
 
-    func testRandomCancelPointsShowNothingAfterTheCancel() {
+    func testRandomCancelPointsShowNothingAfterTheCancel() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         var random = SeededRandom.announced("lesson 07 random cancels")
         for variant in [Variant.noThread, .threaded, .async] {
             for _ in 0..<3 {

@@ -119,6 +119,9 @@ final class LearnerCommandsTests: XCTestCase {
     }
 
     func testResetAllRestoresEveryChangedFileAndBacksEachUp() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let changed = [Subject.ordinary[0], Subject.dataRace]
         var learners: [String: Data] = [:]
         for exercise in changed {

@@ -8,6 +8,9 @@ import XCTest
 /// leaves `list`, `hint`, `solution` and `reset` working, and `check` shows the compiler's error.
 final class LearnersLoopTests: XCTestCase {
     func testSolveEverythingThenBreakOneFile() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

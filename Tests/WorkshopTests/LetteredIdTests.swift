@@ -23,6 +23,9 @@ final class LetteredIdTests: XCTestCase {
     }
 
     func testEveryCommandTakesALetteredId() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let exercise = Subject.lettered
         let id = exercise.id
         // As a learner types it: without the leading zero, in either case ("9a", "09A").
