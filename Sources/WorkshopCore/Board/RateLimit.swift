@@ -1,0 +1,56 @@
+import Foundation
+
+/// A token bucket per client address: `burst` requests at once, then `perSecond`. So one laptop
+/// (or one script) flooding the board is answered 429 and costs the others nothing.
+///
+/// A plain value: `RoomBoard` keeps it under its lock.
+struct RateLimit {
+    struct Bucket {
+        var tokens: Double
+        var updated: Double
+        /// Whether the latest request was refused (the log says so once per flood, not per request).
+        var limited = false
+    }
+
+    let burst: Double
+    let perSecond: Double
+    private(set) var buckets: [String: Bucket] = [:]
+    /// Beyond this many addresses, the full buckets (idle addresses) are forgotten.
+    static let addressesKept = 4096
+
+    init(burst: Int, perSecond: Double) {
+        self.burst = Double(max(1, burst))
+        self.perSecond = max(0.01, perSecond)
+    }
+
+    enum Answer: Equatable {
+        case allowed
+        /// Refused; `first` when this address was not refused the time before.
+        case refused(first: Bool)
+    }
+
+    /// Takes a token for `address` at monotonic time `now`.
+    mutating func take(_ address: String, now: Double) -> Answer {
+        if buckets.count > Self.addressesKept { forgetIdle(now: now) }
+        var bucket = buckets[address] ?? Bucket(tokens: burst, updated: now)
+        bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.updated) * perSecond)
+        bucket.updated = now
+        let answer: Answer
+        if bucket.tokens >= 1 {
+            bucket.tokens -= 1
+            bucket.limited = false
+            answer = .allowed
+        } else {
+            answer = .refused(first: !bucket.limited)
+            bucket.limited = true
+        }
+        buckets[address] = bucket
+        return answer
+    }
+
+    private mutating func forgetIdle(now: Double) {
+        buckets = buckets.filter { _, bucket in
+            bucket.tokens + (now - bucket.updated) * perSecond < burst
+        }
+    }
+}
