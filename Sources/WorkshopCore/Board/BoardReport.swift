@@ -4,6 +4,9 @@ import Foundation
 /// passed, the first failing check's name, the time spent on the exercise and the run's worst
 /// freeze. Never the learner's code.
 public struct BoardReport: Codable, Sendable, Equatable {
+    /// Made by the sender once per check: a report sent again (its first answer was lost) is
+    /// recognised and kept once.
+    public var id: String?
     public var exercise: String
     public var passed: Bool
     /// The name of the first check that failed (nil when it passed).
@@ -17,9 +20,10 @@ public struct BoardReport: Codable, Sendable, Equatable {
     public var ageSeconds: Double
 
     public init(
-        exercise: String, passed: Bool, failingCheck: String?, secondsSpent: Double,
+        id: String? = nil, exercise: String, passed: Bool, failingCheck: String?, secondsSpent: Double,
         worstFreezeSeconds: Double? = nil, ageSeconds: Double = 0
     ) {
+        self.id = id
         self.exercise = exercise
         self.passed = passed
         self.failingCheck = failingCheck
@@ -118,6 +122,11 @@ public enum BoardRules {
     public static func report(_ report: BoardReport) throws(BoardRefusal) -> BoardReport {
         var checked = report
         checked.exercise = try exercise(report.exercise)
+        if let id = report.id {
+            guard (1...64).contains(id.count),
+                id.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "-" || CharacterSet.alphanumerics.contains($0)) })
+            else { throw BoardRefusal("a report's id is 1 to 64 ASCII letters, digits and dashes") }
+        }
         if report.passed {
             checked.failingCheck = nil
         } else if let name = report.failingCheck {

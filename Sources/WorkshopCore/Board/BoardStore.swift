@@ -34,13 +34,16 @@ final class BoardStore {
                 passed INTEGER NOT NULL,
                 failing_check TEXT,
                 seconds_spent REAL NOT NULL,
-                worst_freeze REAL
+                worst_freeze REAL,
+                report_id TEXT
             );
+            CREATE UNIQUE INDEX IF NOT EXISTS board_reports_once ON board_reports (learner, report_id);
             """)
         insert = try database.prepare(
             """
             INSERT INTO board_reports (received_at, checked_at, address, learner, exercise, passed, failing_check,
-                seconds_spent, worst_freeze) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                seconds_spent, worst_freeze, report_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (learner, report_id) DO NOTHING
             """)
     }
 
@@ -59,17 +62,22 @@ final class BoardStore {
         return proposed
     }
 
-    /// Keeps the reports of one request, all or none.
-    func append(_ rows: [Row], receivedAt: Double, address: String) throws {
+    /// Keeps the reports of one request, all or none. Returns those that are new: a report whose
+    /// id this learner sent before is kept once (NULL ids never collide in a UNIQUE index).
+    func append(_ rows: [Row], receivedAt: Double, address: String) throws -> [Row] {
         try database.transaction {
+            var added: [Row] = []
             for row in rows {
                 try insert.run([
                     .real(receivedAt), .real(row.checkedAt), .text(address), .text(row.name),
                     .text(row.report.exercise), .integer(row.report.passed ? 1 : 0),
                     row.report.failingCheck.map(SQLValue.text) ?? .null, .real(row.report.secondsSpent),
                     row.report.worstFreezeSeconds.map(SQLValue.real) ?? .null,
+                    row.report.id.map(SQLValue.text) ?? .null,
                 ])
+                if database.changes == 1 { added.append(row) }
             }
+            return added
         }
     }
 

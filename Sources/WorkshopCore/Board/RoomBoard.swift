@@ -159,10 +159,11 @@ public final class RoomBoard: @unchecked Sendable {
                 return .refused(status: 400, reason: "there is no exercise '\(unknown.exercise)' on this board")
             }
             let rows = reports.map { BoardStore.Row(name: name, report: $0, checkedAt: now - $0.ageSeconds) }
-            do { try store.append(rows, receivedAt: now, address: address) } catch {
+            let added: [BoardStore.Row]
+            do { added = try store.append(rows, receivedAt: now, address: address) } catch {
                 return .refused(status: 500, reason: "the board could not keep the report: \(error)")
             }
-            for row in rows { state.apply(row.report, name: row.name, checkedAt: row.checkedAt) }
+            for row in added { state.apply(row.report, name: row.name, checkedAt: row.checkedAt) }
             condition.broadcast()
             return .accepted(name: name, count: rows.count, version: state.version)
         }
