@@ -8,13 +8,15 @@ struct RateLimit {
     struct Bucket {
         var tokens: Double
         var updated: Double
-        /// Whether the latest request was refused (the log says so once per flood, not per request).
-        var limited = false
+        /// When a refusal was last logged: the log says so once per flood, not once per request.
+        var loggedAt = -Double.infinity
     }
 
     let burst: Double
     let perSecond: Double
     private(set) var buckets: [String: Bucket] = [:]
+    /// A flood is said again in the log after this long.
+    static let logEvery = 10.0
     /// Beyond this many addresses, the full buckets (idle addresses) are forgotten.
     static let addressesKept = 4096
 
@@ -25,7 +27,7 @@ struct RateLimit {
 
     enum Answer: Equatable {
         case allowed
-        /// Refused; `first` when this address was not refused the time before.
+        /// Refused; `first` when the log should say so (the first refusal in `logEvery` seconds).
         case refused(first: Bool)
     }
 
@@ -38,11 +40,11 @@ struct RateLimit {
         let answer: Answer
         if bucket.tokens >= 1 {
             bucket.tokens -= 1
-            bucket.limited = false
             answer = .allowed
         } else {
-            answer = .refused(first: !bucket.limited)
-            bucket.limited = true
+            let first = now - bucket.loggedAt >= Self.logEvery
+            if first { bucket.loggedAt = now }
+            answer = .refused(first: first)
         }
         buckets[address] = bucket
         return answer

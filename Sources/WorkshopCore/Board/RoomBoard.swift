@@ -100,6 +100,7 @@ public final class RoomBoard: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: min(max(seconds, 0), settings.maxWaitSeconds))
         condition.lock()
         waiting += 1
+        condition.broadcast()  // for `wait(timeout:until:)`: a page is waiting now
         while state.version <= after, !closed {
             if !condition.wait(until: deadline) { break }
         }
