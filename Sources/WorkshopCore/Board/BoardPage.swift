@@ -41,13 +41,13 @@ enum BoardPage {
             "passed": en ? "passed" : "合格",
             "failing": en ? "failing" : "失敗中",
             "notStarted": en ? "not started" : "未着手",
-            "for": en ? "for" : "経過",
-            "spent": en ? "time on it" : "取り組み時間",
-            "freeze": en ? "worst freeze" : "最大フリーズ",
+            "failingFor": en ? "for %s" : "%s経過",
+            "spent": en ? "time on it %s" : "取り組み時間 %s",
+            "freeze": en ? "worst freeze %s s" : "最大フリーズ %s秒",
             "live": en ? "Live" : "ライブ更新中",
             "offline": en ? "Cannot reach the server; retrying…" : "サーバーに接続できません。再接続しています…",
             "updated": en ? "updated" : "更新",
-            "learners": en ? "learners" : "人",
+            "learners": en ? "%s learners" : "%s人",
             "empty": en
                 ? "No one has checked an exercise yet. Learners join with: swift run workshop join http://THIS-MACHINE:PORT --name NAME --code CODE"
                 : "まだ誰もチェックしていません。受講者は swift run workshop join http://このマシン:ポート --name 名前 --code コード で参加します。",
@@ -146,6 +146,9 @@ enum BoardPage {
           function format(key, a, b) {
             return texts[key].replace("%d", String(a)).replace("%d", String(b));
           }
+          function fill(key, value) {
+            return texts[key].replace("%s", value);
+          }
           function duration(seconds) {
             const s = Math.max(0, Math.round(seconds));
             if (s < 60) return format("seconds", s);
@@ -190,22 +193,22 @@ enum BoardPage {
                 } else if (cell.passed) {
                   td.dataset.state = "passed";
                   td.textContent = "✓ " + texts.passed;
-                  td.append(el("small", texts.spent + " " + duration(cell.secondsSpent)));
+                  td.append(el("small", fill("spent", duration(cell.secondsSpent))));
                 } else {
                   td.dataset.state = "failing";
                   td.dataset.check = cell.failingCheck || "";
                   td.textContent = "✗ " + (cell.failingCheck || texts.failing);
-                  td.append(el("small", texts.for + " " + duration(cell.failingForSeconds || 0)));
+                  td.append(el("small", fill("failingFor", duration(cell.failingForSeconds || 0))));
                 }
                 if (cell && cell.worstFreezeSeconds !== null && cell.worstFreezeSeconds !== undefined) {
-                  td.append(el("small", texts.freeze + " " + cell.worstFreezeSeconds.toFixed(2) + " s"));
+                  td.append(el("small", fill("freeze", cell.worstFreezeSeconds.toFixed(2))));
                 }
                 tr.append(td);
               }
               return tr;
             });
             const foot = el("tr");
-            foot.append(el("td", texts.room), el("td", board.learners.length + " " + texts.learners));
+            foot.append(el("td", texts.room), el("td", fill("learners", board.learners.length)));
             for (const column of board.columns) {
               const td = el("td", "✓ " + column.passed + "  ✗ " + column.failing);
               td.dataset.exercise = column.exercise.id;
@@ -226,7 +229,7 @@ enum BoardPage {
             body.dataset.version = String(version);
             body.dataset.state = "live";
             document.getElementById("status").textContent =
-              texts.live + " · " + texts.updated + " " + new Date().toLocaleTimeString();
+              texts.live + " · " + texts.updated + " " + new Date().toLocaleTimeString(document.documentElement.lang);
           }
 
           function poll() {
