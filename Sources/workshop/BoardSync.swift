@@ -46,7 +46,7 @@ struct BoardMembership: Codable, Equatable {
 /// check: one request, `checkTimeout` at most, and whatever happens the check goes on.
 enum BoardSync {
     /// The longest a check waits for the board (the issue allows 0.5 s more per check).
-    static let checkTimeout = 0.35
+    static let checkTimeout = 0.3
 
     /// What one check run reports: the exercise, pass or fail, the first failing check's name
     /// (or the first not run, when the program stopped), the time since the learner started the
@@ -114,13 +114,16 @@ enum BoardSync {
     /// sending, the answer). After that the request is cancelled and left behind.
     static func post(_ batch: BoardBatch, to url: URL, timeout: Double) -> Answer {
         guard let body = try? JSONEncoder().encode(batch) else { return .unreachable("could not encode the report") }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        // URLSession's own timeout is cut to whole seconds on Linux (0.35 becomes 0: at once), so
+        // give it whole seconds beyond ours and keep the real limit with the wait below.
+        let sessionTimeout = (timeout + 1).rounded(.up)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: sessionTimeout)
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = sessionTimeout
+        configuration.timeoutIntervalForResource = sessionTimeout
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
         let result = Locked<Answer?>(nil)
