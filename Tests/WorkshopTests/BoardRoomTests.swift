@@ -194,3 +194,118 @@ struct BoardCommandTests {
         #expect(pending?.isEmpty == true)
     }
 }
+
+@Suite("A room of 20 learners on one board")
+struct BoardRoomTests {
+    /// What the board should show for one learner and exercise.
+    struct Expected: Equatable {
+        var passed: Bool
+        var failingCheck: String?
+        var checks: Int
+    }
+
+    @Test(
+        "3 learners check for real, 17 report over HTTP: the board's JSON has every row, cell, count and the stuck first",
+        .enabled(if: WorkshopBinary.isBuilt),
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+    func twentyLearners() throws {
+        let exercises = ExerciseCatalog.exercises
+        let pure = Subject.pure
+        var settings = RoomBoard.Settings()
+        settings.burst = 1000  // the whole room comes from 127.0.0.1 here
+        let workspaces = try (0..<3).map { _ in try TestWorkspace() }
+        defer {
+            for workspace in workspaces { workspace.remove() }
+        }
+        let room = try RoomServer(root: workspaces[0].root, settings: settings)
+        defer { room.stop() }
+        var expected: [String: [String: Expected]] = [:]
+
+        // Three learners with the real CLI: aoi fails, ren passes, mei fails then passes.
+        let names = ["aoi", "ren", "mei"]
+        var aoiFailing = ""
+        for (workspace, name) in zip(workspaces, names) {
+            let run = { (arguments: [String]) in try WorkshopBinary.run(arguments, root: workspace.root, timeout: 300) }
+            let joined = try run(["join", room.url, "--name", name, "--code", RoomServer.code])
+            #expect(joined.status == 0, "\(joined.stderr)")
+            if name != "aoi" && name != "mei" { try workspace.solve(pure) }
+            let first = try run(["check", pure.id])
+            #expect(first.stdout.contains("(sent to the room's board)"), "\(first.stdout)")
+            if name == "aoi" {
+                let failLine = first.stdout.split(separator: "\n").first { $0.contains("FAIL  ") }
+                aoiFailing = failLine.map { String($0.split(separator: "FAIL  ", maxSplits: 1).last ?? "") } ?? ""
+                expected[name] = [pure.id: Expected(passed: false, failingCheck: aoiFailing, checks: 1)]
+            } else if name == "mei" {
+                try workspace.solve(pure)
+                let second = try run(["check", pure.id])
+                #expect(second.status == 0, "\(second.stdout)")
+                expected[name] = [pure.id: Expected(passed: true, failingCheck: nil, checks: 2)]
+            } else {
+                expected[name] = [pure.id: Expected(passed: true, failingCheck: nil, checks: 1)]
+            }
+        }
+        #expect(!aoiFailing.isEmpty)
+
+        // Seventeen more over HTTP, each 1 to 4 checks of different exercises, older ones first;
+        // learner i's last check ran 100 x i s ago, so the longer stuck have the larger i.
+        var stuckOrder: [String] = []
+        for i in 1...17 {
+            let name = String(format: "learner%02d", i)
+            let count = 1 + i % 4
+            var mine: [String: Expected] = [:]
+            var reports: [BoardReport] = []
+            for j in 0..<count {
+                let exercise = exercises[(i + j) % exercises.count]
+                let passed = (i + j) % 3 == 0
+                let check = exercise.checks[(i + j) % exercise.checks.count]
+                reports.append(
+                    BoardReport(
+                        id: UUID().uuidString, exercise: exercise.id, passed: passed,
+                        failingCheck: passed ? nil : check, secondsSpent: Double(60 * j),
+                        worstFreezeSeconds: passed ? 0.01 : 0.4, ageSeconds: Double(100 * i + 10 * (count - j))))
+                mine[exercise.id] = Expected(passed: passed, failingCheck: passed ? nil : check, checks: 1)
+            }
+            // Half send their checks one by one, half as one late batch (as after the board was away).
+            if i % 2 == 0 {
+                for report in reports { #expect(try room.post(name, [report]) == 200) }
+            } else {
+                #expect(try room.post(name, reports) == 200)
+            }
+            expected[name] = mine
+            if reports.last?.passed == false { stuckOrder.insert(name, at: 0) }
+        }
+
+        let json = try RawHTTP.get(port: room.server.port, path: "/board/state.json")
+        let board = try JSONDecoder().decode(BoardSnapshot.self, from: Data(json.body))
+        #expect(board.learners.count == 20)
+        #expect(Set(board.learners.map(\.name)) == Set(expected.keys))
+        for learner in board.learners {
+            let shown = Dictionary(
+                uniqueKeysWithValues: learner.cells.map {
+                    ($0.exercise, Expected(passed: $0.passed, failingCheck: $0.failingCheck, checks: $0.checks))
+                })
+            #expect(shown == expected[learner.name], "\(learner.name)")
+        }
+        // The stuck first, longest first (aoi, stuck a moment, after the others), then by name.
+        let stuck = board.learners.filter { $0.stuckSeconds != nil }.map(\.name)
+        #expect(stuck == stuckOrder + ["aoi"])
+        let rest = board.learners.filter { $0.stuckSeconds == nil }.map(\.name)
+        #expect(rest == rest.sorted())
+        #expect(board.learners.map(\.name) == stuck + rest)
+        // The room's count per exercise.
+        #expect(board.columns.map(\.exercise.id) == exercises.map(\.id))
+        for column in board.columns {
+            let cells = expected.values.compactMap { $0[column.exercise.id] }
+            #expect(column.passed == cells.filter(\.passed).count, "\(column.exercise.id)")
+            #expect(column.failing == cells.filter { !$0.passed }.count, "\(column.exercise.id)")
+        }
+        // What a real check sent: no freeze measured for a pure exercise, a time spent of seconds.
+        let aoi = try #require(board.learners.first { $0.name == "aoi" }?.cells.first)
+        #expect(aoi.worstFreezeSeconds == nil)
+        #expect(aoi.secondsSpent >= 0 && aoi.secondsSpent < 600)
+        print(
+            "board room: \(board.learners.count) learners, version \(board.version), \(json.body.count) bytes of JSON")
+    }
+}
