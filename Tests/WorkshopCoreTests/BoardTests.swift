@@ -150,6 +150,11 @@ struct BoardServerTests {
             ("2 KB name", TestBoard.batch(name: String(repeating: "n", count: 2_000), [good]), 400),
             ("long script tag", TestBoard.batch(name: "<script>alert(1)</script>", [good]), 400),
             ("not UTF-8", [0x7B, 0xFF, 0xFE, 0x22, 0xC3, 0x28, 0x7D], 400),
+            (
+                "a NUL in the name",
+                Array("{\"code\":\"\(TestBoard.code)\",\"name\":\"a\\u0000b\",\"reports\":[\(goodJSON)]}".utf8),
+                400
+            ),
             ("not JSON", Array("<script>alert(1)</script>".utf8), 400),
             ("unknown exercise", TestBoard.batch(name: "x", [TestBoard.report("Z9", passed: true)]), 400),
             ("no reports", TestBoard.batch(name: "x", []), 400),
@@ -164,12 +169,16 @@ struct BoardServerTests {
             #expect(got == status, "\(what): \(got) \(text)")
         }
         #expect(try room.get("/board/report").status == 405)
+        // A lone surrogate escaped in JSON: refused, or read as U+FFFD; never a crash.
+        let surrogate = "{\"code\":\"\(TestBoard.code)\",\"name\":\"x\\ud800\",\"reports\":[\(goodJSON)]}"
+        #expect([200, 400].contains(try room.post("/board/report", Array(surrogate.utf8)).0))
         // A short script tag is a name like any other: kept as the text it is (the page shows it as text).
         #expect(
             try room.report("<script>", TestBoard.report("A1", passed: false, check: "<img src=x onerror=alert(1)>"))
                 == 200)
         let board = try room.state()
-        #expect(Set(board.learners.map(\.name)) == ["aoi", "<script>"])
+        #expect(Set(board.learners.map(\.name)).isSuperset(of: ["aoi", "<script>"]))
+        #expect(board.learners.count <= 3)
         #expect(
             board.learners.first { $0.name == "<script>" }?.cells.first?.failingCheck == "<img src=x onerror=alert(1)>")
         #expect(try room.get("/board/state.json").headers["content-type"] == "application/json")
