@@ -124,4 +124,19 @@ struct BoardRestartTests {
             after.learners.map { $0.cells.map(\.failingCheck) } == before.learners.map { $0.cells.map(\.failingCheck) })
         #expect(after.columns.map(\.exercise.titleJapanese) == ["A1 を日本語で", "A2 を日本語で"])
     }
+
+    @Test("bad board flags exit 64 and name the flag")
+    func badFlags() throws {
+        let binary = try #require(Subprocess.builtProduct("fixture-server"))
+        let cases: [([String], String)] = [
+            (["--board", "--room-code", "O0O0"], "--room-code"), (["--room-code", "ABCDEF"], "--room-code"),
+            (["--board-db", "x.sqlite"], "--board-db"), (["--board", "--self-check"], "--self-check"),
+            (["--board", "--board-db", "/nonexistent-folder/board.sqlite", "--port", "0"], "--board-db"),
+        ]
+        for (arguments, flag) in cases {
+            let outcome = try Subprocess.run(binary, arguments, timeout: 60)
+            #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(flag), "\(arguments): \(outcome.stderr)")
+        }
+    }
 }
