@@ -78,7 +78,7 @@ enum BoardPage {
             <body data-state="loading" data-version="-1" data-updates="0">
             <header><h1>\(title)</h1><p id="status" class="status"></p></header>
             <main>
-            <table id="board"><thead></thead><tbody></tbody><tfoot></tfoot></table>
+            <table id="board"><thead></thead><tbody></tbody></table>
             <p id="empty" class="empty" hidden></p>
             </main>
             <script type="application/json" id="board-texts">\(json)</script>
@@ -113,15 +113,17 @@ enum BoardPage {
         table { border-collapse: collapse; font-size: 1.05rem; }
         th, td { border: 1px solid #ccc; padding: 0.35rem 0.5rem; text-align: left; vertical-align: top; }
         thead th { background: #eee; }
-        thead th small { display: block; font-weight: normal; color: #555; max-width: 9rem; }
+        thead th small { display: block; font-weight: normal; color: #555; max-width: 8rem; font-size: 0.75rem; }
         td.name { font-weight: bold; white-space: nowrap; }
         td.stuck { white-space: nowrap; }
         tr.stuck td.stuck { color: #b00020; font-weight: bold; }
         td[data-state="passed"] { background: #d9f2dd; }
         td[data-state="failing"] { background: #fde2e1; }
         td[data-state="not-started"] { color: #aaa; }
-        td small { display: block; color: #555; font-size: 0.8rem; }
-        tfoot td { background: #eee; font-weight: bold; }
+        td[data-state="failing"] { font-size: 0.9rem; max-width: 12rem; }
+        td small { display: block; color: #555; font-size: 0.75rem; }
+        td .meta { color: #555; font-size: 0.75rem; margin-left: 0.4rem; }
+        tr.count td { background: #eee; font-weight: bold; white-space: nowrap; }
         .empty { color: #555; font-size: 1.1rem; }
         """
 
@@ -191,34 +193,37 @@ enum BoardPage {
                   td.textContent = "·";
                   td.title = texts.notStarted;
                 } else if (cell.passed) {
+                  // One short line: a passed exercise needs no more room on the projector.
                   td.dataset.state = "passed";
-                  td.textContent = "✓ " + texts.passed;
-                  td.append(el("small", fill("spent", duration(cell.secondsSpent))));
+                  td.textContent = "✓";
+                  td.title = texts.passed + " · " + fill("spent", duration(cell.secondsSpent));
+                  td.append(el("span", duration(cell.secondsSpent), "meta"));
                 } else {
                   td.dataset.state = "failing";
                   td.dataset.check = cell.failingCheck || "";
                   td.textContent = "✗ " + (cell.failingCheck || texts.failing);
-                  td.append(el("small", fill("failingFor", duration(cell.failingForSeconds || 0))));
-                }
-                if (cell && cell.worstFreezeSeconds !== null && cell.worstFreezeSeconds !== undefined) {
-                  td.append(el("small", fill("freeze", cell.worstFreezeSeconds.toFixed(2))));
+                  let detail = fill("failingFor", duration(cell.failingForSeconds || 0));
+                  if (cell.worstFreezeSeconds !== null && cell.worstFreezeSeconds !== undefined) {
+                    detail += " · " + fill("freeze", cell.worstFreezeSeconds.toFixed(2));
+                  }
+                  td.append(el("small", detail));
                 }
                 tr.append(td);
               }
               return tr;
             });
-            const foot = el("tr");
-            foot.append(el("td", texts.room), el("td", fill("learners", board.learners.length)));
+            // The room's count per exercise, right under the titles, where the projector shows it first.
+            const counts = el("tr", undefined, "count");
+            counts.append(el("td", texts.room), el("td", fill("learners", board.learners.length)));
             for (const column of board.columns) {
               const td = el("td", "✓ " + column.passed + "  ✗ " + column.failing);
               td.dataset.exercise = column.exercise.id;
               td.dataset.passed = String(column.passed);
               td.dataset.failing = String(column.failing);
-              foot.append(td);
+              counts.append(td);
             }
-            table.tHead.replaceChildren(head);
+            table.tHead.replaceChildren(head, counts);
             table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows);
-            table.tFoot.replaceChildren(foot);
             const empty = document.getElementById("empty");
             empty.textContent = texts.empty;
             empty.hidden = board.learners.length > 0;
