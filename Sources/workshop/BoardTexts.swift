@@ -32,6 +32,14 @@ extension Text {
             "\(url) のボードから抜けました\(dropped)。check の結果はもう送りません。")
     }
 
+    /// The line `list` ends with while the learner is on a board.
+    static func boardMember(_ url: String, _ name: String, waiting: Int) -> String {
+        let late = waiting == 0 ? "" : pick(", \(waiting) waiting to be sent", "、未送信 \(waiting) 件")
+        return pick(
+            "Reporting your checks to the board at \(url) as \(name)\(late) (`swift run workshop leave` stops it).",
+            "\(url) のボードに \(name) として check の結果を送っています\(late)(やめるときは `swift run workshop leave`)。")
+    }
+
     static let boardSent = pick("(sent to the room's board)", "(ボードに送信しました)")
 
     static func boardUnreachable(_ reason: String) -> String {

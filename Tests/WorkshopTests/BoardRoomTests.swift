@@ -119,6 +119,8 @@ struct BoardCommandTests {
             ["join", room.url, "--name", " さくら ", "--code", RoomServer.code.lowercased()], ["LANG": "ja_JP.UTF-8"])
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(joined.stdout.contains("ボードに さくら として参加しました"), "\(joined.stdout)")
+        let listed = try run(["list"], [:])
+        #expect(listed.stdout.contains("Reporting your checks to the board at \(room.url) as さくら"), "\(listed.stdout)")
         let board = try #require(try Self.progress(workspace)["board"] as? [String: Any])
         #expect(board["name"] as? String == "さくら")
         #expect(board["code"] as? String == RoomServer.code)
