@@ -113,6 +113,7 @@ enum BoardSync {
     /// POSTs `batch` as JSON to `url`, waiting at most `timeout` seconds in all (connecting,
     /// sending, the answer). After that the request is cancelled and left behind.
     static func post(_ batch: BoardBatch, to url: URL, timeout: Double) -> Answer {
+        let deadline = DispatchTime.now() + timeout  // setting the session up counts too
         guard let body = try? JSONEncoder().encode(batch) else { return .unreachable("could not encode the report") }
         // URLSession's own timeout is cut to whole seconds on Linux (0.35 becomes 0: at once), so
         // give it whole seconds beyond ours and keep the real limit with the wait below.
@@ -141,7 +142,7 @@ enum BoardSync {
             done.signal()
         }
         task.resume()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        if done.wait(timeout: deadline) == .timedOut {
             task.cancel()
             return .unreachable(Text.boardNoAnswer(timeout))
         }

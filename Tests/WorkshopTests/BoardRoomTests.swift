@@ -133,17 +133,20 @@ struct BoardCommandTests {
         #expect(again.stdout.contains("You have not joined a board"))
     }
 
-    /// The time of the fastest of `runs` checks (the least disturbed by other load).
-    static func fastestCheck(_ exercise: Exercise, _ workspace: TestWorkspace, runs: Int) throws -> (Double, String) {
-        var best = Double.infinity
-        var output = ""
-        for _ in 0..<runs {
-            let started = monotonicSeconds()
-            let outcome = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 120)
-            best = min(best, monotonicSeconds() - started)
-            output = outcome.stdout
-        }
-        return (best, output)
+    /// One check's time and output.
+    static func timedCheck(_ exercise: Exercise, _ workspace: TestWorkspace) throws -> (Double, String) {
+        let started = monotonicSeconds()
+        let outcome = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 120)
+        return (monotonicSeconds() - started, outcome.stdout)
+    }
+
+    /// The progress file with `board` set to `membership` and its `pending` reports (nil: no board).
+    static func setBoard(_ membership: String?, pending: Any? = nil, in workspace: TestWorkspace) throws {
+        var progress = try Self.progress(workspace)
+        var board = try membership.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+        if let pending { board?["pending"] = pending }
+        progress["board"] = board
+        try workspace.write(".workshop-progress", try JSONSerialization.data(withJSONObject: progress))
     }
 
     @Test(
@@ -157,17 +160,25 @@ struct BoardCommandTests {
         defer { workspace.remove() }
         let exercise = Subject.pure
         _ = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 300)  // compiled once
-        let (alone, _) = try Self.fastestCheck(exercise, workspace, runs: 3)
-
-        // Joined to a board that then hangs: it takes the connection and never answers.
+        // Joined to a board that hangs (it takes the connection and never answers), and not
+        // joined, in turns: the fastest of each, the least disturbed by other load.
         let silent = try SilentListener()
         defer { silent.close() }
         let membership =
             "{\"url\": \"http://127.0.0.1:\(silent.port)\", \"name\": \"aoi\", \"code\": \"\(RoomServer.code)\"}"
-        var progress = try Self.progress(workspace)
-        progress["board"] = try JSONSerialization.jsonObject(with: Data(membership.utf8))
-        try workspace.write(".workshop-progress", try JSONSerialization.data(withJSONObject: progress))
-        let (hanging, output) = try Self.fastestCheck(exercise, workspace, runs: 3)
+        var alone = Double.infinity
+        var hanging = Double.infinity
+        var output = ""
+        var waiting: Any?  // the reports not sent yet, kept across the turns
+        for _ in 0..<4 {
+            try Self.setBoard(nil, in: workspace)
+            alone = min(alone, try Self.timedCheck(exercise, workspace).0)
+            try Self.setBoard(membership, pending: waiting, in: workspace)
+            let (seconds, text) = try Self.timedCheck(exercise, workspace)
+            hanging = min(hanging, seconds)
+            output = text
+            waiting = (try Self.progress(workspace)["board"] as? [String: Any])?["pending"]
+        }
         let lines = output.split(separator: "\n")
         #expect(lines.last?.hasPrefix("exercise \(exercise.id): ") == true, "\(output)")
         #expect(lines.dropLast().last?.contains("the room's board did not take it") == true, "\(output)")
@@ -175,23 +186,25 @@ struct BoardCommandTests {
             String(
                 format: "board unreachable: fastest check %.3f s alone, %.3f s with a hanging board (+%.3f s)",
                 alone, hanging, hanging - alone))
-        #expect(hanging - alone < 0.5, "a hanging board slowed the check by \(hanging - alone) s")
+        // The bar is 0.5 s; a thread-sanitized build runs URLSession's setup several times slower.
+        let allowance = Toolchain.builtWithThreadSanitizer ? 1.0 : 0.5
+        #expect(hanging - alone < allowance, "a hanging board slowed the check by \(hanging - alone) s")
 
         // Nothing listening at all (connection refused) is no slower.
         silent.close()
-        let (refused, _) = try Self.fastestCheck(exercise, workspace, runs: 1)
-        #expect(refused - alone < 0.5)
+        let (refused, _) = try Self.timedCheck(exercise, workspace)
+        #expect(refused - alone < allowance)
         let board = try #require(try Self.progress(workspace)["board"] as? [String: Any])
-        #expect((board["pending"] as? [Any])?.count == 4)
+        #expect((board["pending"] as? [Any])?.count == 5)
 
-        // The board comes back on that port: the next check sends all five, each kept once.
+        // The board comes back on that port: the next check sends all six, each kept once.
         let room = try RoomServer(root: workspace.root, port: silent.port)
         defer { room.stop() }
         let back = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 120)
         #expect(back.stdout.contains("(sent to the room's board)"), "\(back.stdout)")
-        #expect(try room.board.keptReports() == 5)
+        #expect(try room.board.keptReports() == 6)
         let cell = try #require(room.board.snapshot().learners.first?.cells.first)
-        #expect(cell.checks == 5 && !cell.passed && cell.exercise == exercise.id)
+        #expect(cell.checks == 6 && !cell.passed && cell.exercise == exercise.id)
         let pending = try #require(try Self.progress(workspace)["board"] as? [String: Any])["pending"] as? [Any]
         #expect(pending?.isEmpty == true)
     }
