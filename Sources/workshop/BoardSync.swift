@@ -66,11 +66,13 @@ enum BoardSync {
     }
 
     /// Sends what waits for the board, if the learner joined one, and says in one dim line how
-    /// it went. Reports the board did not get stay queued for the next check.
-    static func flush(_ workspace: Workspace) {
+    /// it went. Reports the board did not get stay queued for the next check (or `send`).
+    /// Returns whether nothing waits any more.
+    @discardableResult
+    static func flush(_ workspace: Workspace, timeout: Double = checkTimeout) -> Bool {
         guard let membership = workspace.progress().board, !membership.pending.isEmpty,
             let url = URL(string: membership.url)
-        else { return }
+        else { return true }
         let now = Date().timeIntervalSince1970
         let sent = membership.pending
         var reports = sent.map { pending in
@@ -80,7 +82,7 @@ enum BoardSync {
         }
         reports = Array(reports.suffix(BoardRules.maxReportsPerBatch))
         let batch = BoardBatch(code: membership.code, name: membership.name, reports: reports)
-        let answer = post(batch, to: url.appendingPathComponent("board/report"), timeout: checkTimeout)
+        let answer = post(batch, to: url.appendingPathComponent("board/report"), timeout: timeout)
         let keep: Bool
         switch answer {
         case .accepted:
@@ -102,6 +104,7 @@ enum BoardSync {
                 progress.board?.pending.removeAll { sent.contains($0) }
             }
         }
+        return !keep
     }
 
     enum Answer: Equatable {

@@ -40,12 +40,15 @@ extension Text {
             "\(url) のボードに \(name) として check の結果を送っています\(late)(やめるときは `swift run workshop leave`)。")
     }
 
+    static let boardNothingWaits = pick(
+        "Nothing waits for the board: every check has been sent.", "未送信の結果はありません。すべて送信済みです。")
+
     static let boardSent = pick("(sent to the room's board)", "(ボードに送信しました)")
 
     static func boardUnreachable(_ reason: String) -> String {
         pick(
-            "(the room's board did not take it: \(reason); it goes with your next check)",
-            "(ボードに送れませんでした: \(reason)。次の check で送ります)")
+            "(the room's board did not take it: \(reason); it goes with your next check, or now with `swift run workshop send`)",
+            "(ボードに送れませんでした: \(reason)。次の check で送ります。今すぐ送るなら `swift run workshop send`)")
     }
 
     static func boardRefused(_ reason: String) -> String {

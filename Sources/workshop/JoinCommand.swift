@@ -96,3 +96,28 @@ struct Leave: ParsableCommand {
         Style.line(Text.boardLeft(board.url, unsent: board.pending.count))
     }
 }
+
+/// `workshop send`: sends the reports a check could not deliver (the board was away or slow), now,
+/// waiting for the board longer than a check does. A check sends them too.
+struct Send: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send the reports waiting for the room's board now (the next check sends them too).")
+
+    @OptionGroup var language: LanguageOption
+
+    /// A command of its own: it may wait as long as `join`.
+    static let timeout = Join.timeout
+
+    func run() throws {
+        let workspace = Workspace.locate()
+        guard let board = workspace.progress().board else {
+            Style.line(Text.boardNotJoined)
+            return
+        }
+        guard !board.pending.isEmpty else {
+            Style.line(Text.boardNothingWaits)
+            return
+        }
+        if !BoardSync.flush(workspace, timeout: Self.timeout) { throw ExitCode(1) }
+    }
+}

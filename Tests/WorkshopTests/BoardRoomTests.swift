@@ -133,6 +133,15 @@ struct BoardCommandTests {
         #expect(again.stdout.contains("You have not joined a board"))
     }
 
+    /// Runs `workshop send`: whatever a check could not deliver in its short wait goes now.
+    static func deliver(_ workspace: TestWorkspace) throws {
+        let sent = try WorkshopBinary.run(["send"], root: workspace.root, timeout: 60)
+        #expect(sent.status == 0, "\(sent.stdout)\(sent.stderr)")
+        #expect(
+            sent.stdout.contains("Nothing waits for the board") || sent.stdout.contains("(sent to the room's board)"),
+            "\(sent.stdout)")
+    }
+
     /// One check's time and output.
     static func timedCheck(_ exercise: Exercise, _ workspace: TestWorkspace) throws -> (Double, String) {
         let started = monotonicSeconds()
@@ -192,19 +201,22 @@ struct BoardCommandTests {
 
         // Nothing listening at all (connection refused) is no slower.
         silent.close()
-        let (refused, _) = try Self.timedCheck(exercise, workspace)
-        #expect(refused - alone < allowance)
+        var refused = Double.infinity
+        for _ in 0..<3 { refused = min(refused, try Self.timedCheck(exercise, workspace).0) }
+        #expect(refused - alone < allowance, "nothing listening slowed the check by \(refused - alone) s")
         let board = try #require(try Self.progress(workspace)["board"] as? [String: Any])
-        #expect((board["pending"] as? [Any])?.count == 5)
+        #expect((board["pending"] as? [Any])?.count == 7)
 
-        // The board comes back on that port: the next check sends all six, each kept once.
+        // The board comes back on that port: the next check (or, if the machine is too busy for
+        // its short wait, `send`) delivers all eight, each kept once.
         let room = try RoomServer(root: workspace.root, port: silent.port)
         defer { room.stop() }
         let back = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 120)
-        #expect(back.stdout.contains("(sent to the room's board)"), "\(back.stdout)")
-        #expect(try room.board.keptReports() == 6)
+        #expect(back.stdout.split(separator: "\n").last?.hasPrefix("exercise \(exercise.id): ") == true)
+        try Self.deliver(workspace)
+        #expect(try room.board.keptReports() == 8)
         let cell = try #require(room.board.snapshot().learners.first?.cells.first)
-        #expect(cell.checks == 6 && !cell.passed && cell.exercise == exercise.id)
+        #expect(cell.checks == 8 && !cell.passed && cell.exercise == exercise.id)
         let pending = try #require(try Self.progress(workspace)["board"] as? [String: Any])["pending"] as? [Any]
         #expect(pending?.isEmpty == true)
     }
@@ -247,7 +259,7 @@ struct BoardRoomTests {
             #expect(joined.status == 0, "\(joined.stderr)")
             if name != "aoi" && name != "mei" { try workspace.solve(pure) }
             let first = try run(["check", pure.id])
-            #expect(first.stdout.contains("(sent to the room's board)"), "\(first.stdout)")
+            #expect(first.stdout.contains("room's board"), "\(first.stdout)")
             if name == "aoi" {
                 let failLine = first.stdout.split(separator: "\n").first { $0.contains("FAIL  ") }
                 aoiFailing = failLine.map { String($0.split(separator: "FAIL  ", maxSplits: 1).last ?? "") } ?? ""
@@ -260,6 +272,7 @@ struct BoardRoomTests {
             } else {
                 expected[name] = [pure.id: Expected(passed: true, failingCheck: nil, checks: 1)]
             }
+            try BoardCommandTests.deliver(workspace)  // a check on a busy machine may leave it to `send`
         }
         #expect(!aoiFailing.isEmpty)
 
