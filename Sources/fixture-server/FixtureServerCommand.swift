@@ -35,6 +35,13 @@ struct FixtureServerCommand: ParsableCommand {
             idle); the request line and headers may be 16 KiB (more: 431), a body 1 MiB (more: 413); \
             a malformed request gets 400. None of these stops the server.
 
+            --board also serves the room's board at /board: a row per learner, a column per exercise, \
+            who is stuck longest at the top, live. It prints a room code; learners run \
+            `swift run workshop join http://THIS-MACHINE:8080 --name NAME --code CODE`, and every \
+            `workshop check` then reports its outcome (never their code). The board is kept in \
+            --board-db (default fixture-board.sqlite in the current folder): a restarted server keeps \
+            the room and its code.
+
             --self-check starts a server of its own on a free port with these settings and drives \
             --clients clients x --requests requests against it, on kept-alive connections and then \
             a new connection per request, with --silent connections holding on throughout; it prints \
@@ -94,6 +101,21 @@ struct FixtureServerCommand: ParsableCommand {
             "Seconds a client has to send a whole request, 0.1...3600; silent, dribbling and idle clients are closed after it.",
             valueName: "seconds"))
     var readTimeout = ServerKnobs.defaultReadTimeoutSeconds
+
+    @Flag(help: "Serve the room's board at /board (learners report with `workshop join`); prints the room code.")
+    var board = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --board: the SQLite file that keeps the board (default: fixture-board.sqlite here).",
+            valueName: "file"))
+    var boardDb: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --board: the room code, 4-12 letters and digits without 0, 1, I, L, O (default: the one kept in --board-db, or a new one).",
+            valueName: "code"))
+    var roomCode: String?
 
     @Flag(
         help:
@@ -161,6 +183,15 @@ struct FixtureServerCommand: ParsableCommand {
         if let silent, !(0...1000).contains(silent) {
             throw ValidationError("--silent must be between 0 and 1000 (got \(silent))")
         }
+        if !board, let given = [("--board-db", boardDb), ("--room-code", roomCode)].first(where: { $0.1 != nil }) {
+            throw ValidationError("\(given.0) only applies to --board")
+        }
+        if let roomCode, RoomCode.normalized(roomCode) == nil {
+            throw ValidationError(
+                "--room-code must be 4 to 12 letters and digits, without 0, 1, I, L and O (got '\(roomCode)')")
+        }
+        if let boardDb, boardDb.isEmpty { throw ValidationError("--board-db needs a file name") }
+        if selfCheck, board { throw ValidationError("--self-check measures the lesson API: leave out --board") }
         if selfCheck, fault != nil {
             throw ValidationError("--self-check measures a healthy server: leave out --fault")
         }
@@ -177,8 +208,9 @@ struct FixtureServerCommand: ParsableCommand {
         raiseOpenFileLimit(toAtLeast: maxConnections + 256)
         if selfCheck { return try runSelfCheck() }
         let clock = Stopwatch()
+        let roomBoard = try openBoard(log: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
         let server = FixtureServer(
-            knobs: knobs,
+            knobs: knobs, ownRoutes: roomBoard?.routes ?? [],
             onRequest: { entry in say(String(format: "%9.3f  ", clock.elapsed) + entry.line) },
             onNotice: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
         guard let address = HostAddress(host) else { throw ValidationError("--host: '\(host)' is not an IPv4 address") }
@@ -214,6 +246,9 @@ struct FixtureServerCommand: ParsableCommand {
             }
         }
         say("try: curl -s '\(server.baseURL.absoluteString)/timeline?count=2'")
+        if let roomBoard {
+            announce(roomBoard, address: address, port: server.port, baseURL: server.baseURL)
+        }
         // Serve until Ctrl-C: the main thread only waits; the server has its own threads.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
@@ -224,6 +259,35 @@ struct FixtureServerCommand: ParsableCommand {
         }
         interrupt.resume()
         dispatchMain()
+    }
+
+    /// The room's board when `--board` asks for one: its database opened and replayed.
+    func openBoard(log: @escaping @Sendable (String) -> Void) throws -> RoomBoard? {
+        guard board else { return nil }
+        let path = boardDb ?? "fixture-board.sqlite"
+        let root = ProcessInfo.processInfo.environment["WORKSHOP_ROOT"].map { URL(fileURLWithPath: $0) } ?? packageRoot
+        do {
+            return try RoomBoard(
+                databasePath: path, exercises: BoardExercise.load(root: root), code: roomCode, onEvent: log)
+        } catch {
+            throw ValidationError("--board-db \(path): the board cannot be kept there: \(error)")
+        }
+    }
+
+    /// Where the board is, its code, and the line each learner types.
+    func announce(_ roomBoard: RoomBoard, address: HostAddress, port: UInt16, baseURL: URL) {
+        let snapshot = roomBoard.snapshot()
+        let kept = snapshot.learners.isEmpty ? "" : " (\(snapshot.learners.count) learners kept from before)"
+        say("board: \(baseURL.absoluteString)/board  (?lang=ja for Japanese)\(kept)")
+        say("room code: \(roomBoard.code)")
+        let hosts =
+            address.isLoopback ? [address.text] : address.isAny ? HostAddress.interfaceAddresses() : [address.text]
+        for host in hosts {
+            say("learners: swift run workshop join http://\(host):\(port) --name YOUR-NAME --code \(roomBoard.code)")
+        }
+        if address.isLoopback {
+            say("(only this machine can reach it: add --host 0.0.0.0 for the room)")
+        }
     }
 
     func runSelfCheck() throws {
@@ -241,6 +305,10 @@ struct FixtureServerCommand: ParsableCommand {
         if !report.ok { throw ExitCode.failure }
     }
 }
+
+/// The package this program was built from: its Exercises/ are the board's columns.
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// Each connection is a socket; a room needs more than some shells allow (`ulimit -n`).
 /// Raises this process's soft limit towards the hard one; says so when that is not enough.

@@ -49,6 +49,8 @@ struct Check: ParsableCommand {
             exercise, in: workspace, buildLibrary: buildLibrary, limits: limits, quiet: quiet, picture: picture)
         let notRun = results.filter(\.notRun).count
         let failed = results.filter { !$0.passed && !$0.notRun }.count
+        // The room's board, if the learner joined one: a short wait at most, never an error.
+        BoardSync.flush(workspace)
         Style.line(Text.verdict(exercise.id, failed: failed, of: results.count, notRun: notRun))
         return passed(results)
     }
@@ -85,10 +87,15 @@ struct Check: ParsableCommand {
                 Style.warnLine("workshop: \(error)")
             }
         }
+        let now = Date().timeIntervalSince1970
         workspace.updateProgress { progress in
+            progress.markStarted(exercise.id, now: now)
             var record = progress.exercises[exercise.id] ?? Progress.Record()
             record.record(fingerprint, passed: report.passed, failedChecks: report.failed.count)
             progress.exercises[exercise.id] = record
+            // Queued here, sent by `checkAndReport` (or with the next check, if the board is away).
+            let boardReport = BoardSync.report(exercise, report, startedAt: record.startedAt, now: now)
+            progress.board?.queue(boardReport, checkedAt: now)
         }
         if quiet { return report.results }
         if report.runSeconds > 0 || report.compileSeconds > 0 {

@@ -68,6 +68,9 @@ struct List: ParsableCommand {
         Style.line()
         if current != nil { Style.line(Style.dim(Text.currentMarker)) }
         Style.line(Self.next(current.map { workspace.state($0, progress: progress) }, workspace: workspace, progress))
+        if let board = progress.board {
+            Style.line(Style.dim(Text.boardMember(board.url, board.name, waiting: board.pending.count)))
+        }
         if editor.wanted, let current { try editor.open(current, in: workspace) }
     }
 

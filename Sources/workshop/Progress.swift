@@ -15,6 +15,9 @@ struct Progress: Codable {
         var hintsShown = 0
         /// The fingerprints of the versions that passed, newest last (at most `passedKept`).
         var passedFingerprints: [String] = []
+        /// When the learner first started or checked it (seconds since 1970): the board shows
+        /// the time spent on it.
+        var startedAt: Double?
 
         static let passedKept = 20
 
@@ -28,6 +31,7 @@ struct Progress: Codable {
             failedChecks = try values.decodeIfPresent(Int.self, forKey: .failedChecks) ?? 0
             hintsShown = max(0, try values.decodeIfPresent(Int.self, forKey: .hintsShown) ?? 0)
             passedFingerprints = try values.decodeIfPresent([String].self, forKey: .passedFingerprints) ?? []
+            startedAt = try values.decodeIfPresent(Double.self, forKey: .startedAt)
         }
 
         /// Notes what a check of the files with `fingerprint` said.
@@ -44,6 +48,8 @@ struct Progress: Codable {
     /// The exercise last checked, hinted, watched or started.
     var current: String?
     var exercises: [String: Record] = [:]
+    /// The room's board this learner joined (`workshop join`), if any.
+    var board: BoardMembership?
 
     init() {}
 
@@ -51,6 +57,13 @@ struct Progress: Codable {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         current = try values.decodeIfPresent(String.self, forKey: .current)
         exercises = try values.decodeIfPresent([String: Record].self, forKey: .exercises) ?? [:]
+        // A damaged board entry only forgets the board, never the progress.
+        board = try? values.decodeIfPresent(BoardMembership.self, forKey: .board)
+    }
+
+    /// Notes that the learner is on `id` now: the start of the time spent on it, if not known yet.
+    mutating func markStarted(_ id: String, now: Double = Date().timeIntervalSince1970) {
+        if exercises[id]?.startedAt == nil { exercises[id, default: Record()].startedAt = now }
     }
 
     /// What is in the progress file.

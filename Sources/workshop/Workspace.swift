@@ -66,7 +66,12 @@ struct Workspace {
     }
 
     /// Makes `id` the current exercise.
-    func setCurrent(_ id: String) { updateProgress { $0.current = id } }
+    func setCurrent(_ id: String) {
+        updateProgress { progress in
+            progress.current = id
+            progress.markStarted(id)
+        }
+    }
 
     /// Progress as the checks see the files now: every exercise whose files differ from the
     /// copies as shipped is checked again (an unchanged file was built before, so that is quick).

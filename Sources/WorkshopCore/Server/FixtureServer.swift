@@ -49,6 +49,8 @@ public final class FixtureServer: @unchecked Sendable {
 
     private let state: Watched<State>
     private let routes: [(prefix: String, route: Route)]
+    /// The server's own pages (the room's board), answered as they are: see `init`.
+    private let ownRoutes: [(prefix: String, route: Route)]
     private let stopCondition = NSCondition()
     private var stopped = false  // guarded by stopCondition
     private let threads = DispatchGroup()
@@ -67,14 +69,21 @@ public final class FixtureServer: @unchecked Sendable {
     ///   - onRequest: called on a server thread after each response to a request, for logs.
     ///   - onNotice: called on a server thread with one line when the server refuses or closes a
     ///     connection on its own: 503 over the limit, 400/413/431/501, a read timeout.
+    ///   - ownRoutes: the server's own pages, such as the room's board (`RoomBoard.routes`), tried
+    ///     first. They are answered as they are: no latency, bandwidth limit, gzip, ETag or fault,
+    ///     not counted in `stats` nor in the fault rate's count, not logged by `onRequest`. So
+    ///     what learners send the board never changes what the lesson API does, and the knobs of
+    ///     the lesson API never break the board.
     public init(
         knobs: ServerKnobs = ServerKnobs(),
         routes: [(prefix: String, route: Route)] = FixtureAPI.routes,
+        ownRoutes: [(prefix: String, route: Route)] = [],
         onRequest: (@Sendable (RequestLogEntry) -> Void)? = nil,
         onNotice: (@Sendable (String) -> Void)? = nil
     ) {
         self.state = Watched(State(knobs: knobs))
         self.routes = routes
+        self.ownRoutes = ownRoutes
         self.onRequest = onRequest
         self.onNotice = onNotice
     }
@@ -374,9 +383,10 @@ public final class FixtureServer: @unchecked Sendable {
             let timeout = max(0.1, knobs.readTimeoutSeconds)  // 0 or less would close every connection at once
             let deadline = monotonicSeconds() + timeout
             switch reader.next(deadline: deadline, maxHeadBytes: knobs.maxHeadBytes, maxBodyBytes: knobs.maxBodyBytes) {
-            case .request(let request):
+            case .request(var request):
                 answered += 1
-                guard respond(to: request, on: fd, from: client) else { return }
+                request.client = client
+                guard respondOwn(to: request, on: fd) ?? respond(to: request, on: fd, from: client) else { return }
             case .closed:
                 return
             case .timedOut(let startedRequest):
@@ -450,6 +460,17 @@ public final class FixtureServer: @unchecked Sendable {
         guard let fault = s.knobs.fault, !request.path.hasPrefix("/health") else { return nil }
         s.faultCandidates += 1
         return Fault.hits(requestNumber: s.faultCandidates, rate: s.knobs.faultRate) ? fault : nil
+    }
+
+    /// Answers a request for one of the server's own pages, as it is (see `init`); nil when the
+    /// request is for none of them. Returns whether the connection stays open for another.
+    private func respondOwn(to request: HTTPRequest, on fd: Int32) -> Bool? {
+        guard let own = ownRoutes.first(where: { request.path.hasPrefix($0.prefix) }) else { return nil }
+        let host = request.header("host") ?? "127.0.0.1:\(port)"
+        let response = own.route(request, "http://\(host)") ?? HTTPResponse.text(404, "no such page: \(request.path)")
+        let keepAlive = request.wantsKeepAlive
+        let (_, complete) = send(fd, response, keepAlive: keepAlive)
+        return keepAlive && complete && !isStopped
     }
 
     /// Answers one request. Returns whether the connection stays open for another.

@@ -13,6 +13,8 @@ public struct HTTPRequest: Sendable {
     public var version = "HTTP/1.1"
     /// The path and query as the request line said, e.g. "/timeline?count=2".
     public var target = ""
+    /// The client's IPv4 address, as the server saw the connection (the board limits reports per address).
+    public var client = ""
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
@@ -90,9 +92,12 @@ public struct HTTPResponse: Sendable {
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 404: "Not Found"
+        case 405: "Method Not Allowed"
         case 408: "Request Timeout"
         case 413: "Content Too Large"
+        case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The board's HTTP side, served by the fixture server as its own pages:
+///
+/// - `GET /board`: the page for the projector (`?lang=ja|en`, else the browser's Accept-Language).
+/// - `GET /board/state.json[?after=V&wait=S]`: the board as JSON; with `after`, the answer waits
+///   (at most S seconds) until the board has changed past version V: the page's live update.
+/// - `POST /board/report`: a `BoardBatch` from `workshop check`; `POST /board/join`: the same
+///   with no reports, to check the code and the name when a learner joins.
+/// - `GET /board/board.js`, `/board/board.css`: the page's script and style (no inline script:
+///   the page's Content-Security-Policy allows only these files).
+extension RoomBoard {
+    public var routes: [(prefix: String, route: FixtureServer.Route)] {
+        [
+            ("/board/state.json", { [self] request, _ in stateRoute(request) }),
+            ("/board/report", { [self] request, _ in postRoute(request, isJoin: false) }),
+            ("/board/join", { [self] request, _ in postRoute(request, isJoin: true) }),
+            ("/board/board.js", { _, _ in Self.file(BoardPage.script, type: "text/javascript; charset=utf-8") }),
+            ("/board/board.css", { _, _ in Self.file(BoardPage.style, type: "text/css; charset=utf-8") }),
+            ("/board", { [self] request, _ in pageRoute(request) }),
+        ]
+    }
+
+    private func pageRoute(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.path == "/board" || request.path == "/board/" else {
+            return Self.plain(404, "no such page: \(request.path)")
+        }
+        guard request.method == "GET" || request.method == "HEAD" else { return Self.plain(405, "use GET") }
+        let language = BoardPage.Language.pick(
+            query: request.query["lang"], acceptLanguage: request.header("accept-language"))
+        var response = Self.file(BoardPage.html(language), type: "text/html; charset=utf-8")
+        response.headers.append(
+            (
+                "Content-Security-Policy",
+                "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+                    + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            ))
+        return response
+    }
+
+    private func stateRoute(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else { return Self.plain(405, "use GET") }
+        let snapshot: BoardSnapshot
+        if let after = request.query["after"].flatMap(Int.init) {
+            let seconds = request.query["wait"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? 20
+            snapshot = self.snapshot(after: after, waitingAtMost: seconds)
+        } else {
+            snapshot = self.snapshot()
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let json = try? encoder.encode(snapshot) else { return Self.plain(500, "the board could not be encoded") }
+        return Self.file(Array(json), type: "application/json")
+    }
+
+    private func postRoute(_ request: HTTPRequest, isJoin: Bool) -> HTTPResponse {
+        let what = isJoin ? "join" : "report"
+        guard request.method == "POST" else { return Self.plain(405, "use POST") }
+        if case .refused(let first) = allow(request.client) {
+            if first { onEvent?("board: too many requests from \(request.client): answering 429 for a while") }
+            var response = Self.plain(429, "too many reports from \(request.client): wait a moment")
+            response.headers.append(("Retry-After", "1"))
+            return response
+        }
+        guard request.body.count <= BoardRules.maxBodyBytes else {
+            return refused(413, "a \(what) is at most \(BoardRules.maxBodyBytes) bytes", request)
+        }
+        guard String(validating: request.body, as: UTF8.self) != nil else {
+            return refused(400, "the \(what) is not UTF-8 text", request)
+        }
+        let batch: BoardBatch
+        do { batch = try JSONDecoder().decode(BoardBatch.self, from: Data(request.body)) } catch {
+            return refused(400, "the \(what) is not the JSON the workshop sends", request)
+        }
+        switch take(batch, from: request.client, isJoin: isJoin) {
+        case .refused(let status, let reason):
+            return refused(status, reason, request)
+        case .accepted(let name, let count, let version):
+            if isJoin {
+                onEvent?("board: \(name) joined from \(request.client)")
+            } else {
+                let latest = batch.reports.last.map { $0.passed ? "\($0.exercise) passed" : "\($0.exercise) failing" }
+                onEvent?("board: \(name): \(latest ?? "")\(count > 1 ? " (+\(count - 1) sent late)" : "")")
+            }
+            let body = "{\"accepted\":\(count),\"version\":\(version)}"
+            return Self.file(Array(body.utf8), type: "application/json")
+        }
+    }
+
+    private func refused(_ status: Int, _ reason: String, _ request: HTTPRequest) -> HTTPResponse {
+        onEvent?("board: refused \(request.path) from \(request.client): \(status) \(reason)")
+        return Self.plain(status, reason)
+    }
+
+    /// Every answer of the board: never cached, never sniffed as another type than it says.
+    static func file(_ body: [UInt8], type: String) -> HTTPResponse {
+        HTTPResponse(
+            contentType: type, body: body, compressible: false,
+            headers: [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")])
+    }
+
+    static func file(_ text: String, type: String) -> HTTPResponse { file(Array(text.utf8), type: type) }
+
+    static func plain(_ status: Int, _ message: String) -> HTTPResponse {
+        var response = file(message + "\n", type: "text/plain; charset=utf-8")
+        response.status = status
+        return response
+    }
+}

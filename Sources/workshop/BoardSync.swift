@@ -1,0 +1,166 @@
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The room's board this learner joined, kept in the progress file, with the reports that
+/// could not be sent yet (they go with the next check).
+struct BoardMembership: Codable, Equatable {
+    struct Pending: Codable, Equatable {
+        var report: BoardReport
+        /// When the check ran (seconds since 1970): sent as the report's age, not as a time.
+        var checkedAt: Double
+    }
+    var url: String
+    var name: String
+    var code: String
+    var pending: [Pending] = []
+
+    init(url: String, name: String, code: String) {
+        self.url = url
+        self.name = name
+        self.code = code
+    }
+
+    init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        url = try values.decode(String.self, forKey: .url)
+        name = try values.decode(String.self, forKey: .name)
+        code = try values.decode(String.self, forKey: .code)
+        pending = try values.decodeIfPresent([Pending].self, forKey: .pending) ?? []
+    }
+
+    /// Queues a check's report; the oldest go when more than the board takes at once wait.
+    mutating func queue(_ report: BoardReport, checkedAt: Double) {
+        var report = report
+        report.id = report.id ?? UUID().uuidString
+        pending = Array(
+            (pending + [Pending(report: report, checkedAt: checkedAt)]).suffix(BoardRules.maxReportsPerBatch))
+    }
+}
+
+/// Sends the learner's check reports to the room's board. It must never slow or break a
+/// check: one request, `checkTimeout` at most, and whatever happens the check goes on.
+enum BoardSync {
+    /// The longest a check waits for the board (the issue allows 0.5 s more per check).
+    static let checkTimeout = 0.3
+
+    /// What one check run reports: the exercise, pass or fail, the first failing check's name
+    /// (or the first not run, when the program stopped), the time since the learner started the
+    /// exercise and the run's worst freeze (when the exercise's checks record one).
+    static func report(
+        _ exercise: Exercise, _ runnerReport: ExerciseRunner.Report, startedAt: Double?, now: Double
+    ) -> BoardReport {
+        let failing = runnerReport.failed.first ?? runnerReport.notRun.first
+        let freeze = runnerReport.timeline.flatMap { timeline in
+            timeline.stalls.compactMap { $0.count == 2 ? $0[1] - $0[0] : nil }.max()
+        }
+        return BoardReport(
+            exercise: exercise.id, passed: runnerReport.passed,
+            failingCheck: runnerReport.passed
+                ? nil : failing.map { String($0.name.prefix(BoardRules.maxCheckCharacters)) },
+            secondsSpent: max(0, now - (startedAt ?? now)), worstFreezeSeconds: freeze)
+    }
+
+    /// Sends what waits for the board, if the learner joined one, and says in one dim line how
+    /// it went. Reports the board did not get stay queued for the next check (or `send`).
+    /// Returns whether nothing waits any more.
+    @discardableResult
+    static func flush(_ workspace: Workspace, timeout: Double = checkTimeout) -> Bool {
+        guard let membership = workspace.progress().board, !membership.pending.isEmpty,
+            let url = URL(string: membership.url)
+        else { return true }
+        let now = Date().timeIntervalSince1970
+        let sent = membership.pending
+        var reports = sent.map { pending in
+            var report = pending.report
+            report.ageSeconds = max(0, now - pending.checkedAt)
+            return report
+        }
+        reports = Array(reports.suffix(BoardRules.maxReportsPerBatch))
+        let batch = BoardBatch(code: membership.code, name: membership.name, reports: reports)
+        let answer = post(batch, to: url.appendingPathComponent("board/report"), timeout: timeout)
+        let keep: Bool
+        switch answer {
+        case .accepted:
+            keep = false
+            Style.line(Style.dim(Text.boardSent))
+        case .refused(let status, let reason) where status == 429 || status >= 500:
+            keep = true
+            Style.line(Style.dim(Text.boardUnreachable(reason)))
+        case .refused(_, let reason):
+            keep = false  // it would be refused again: say why once, and drop it
+            Style.warnLine(Text.boardRefused(reason))
+        case .unreachable(let reason):
+            keep = true
+            Style.line(Style.dim(Text.boardUnreachable(reason)))
+        }
+        if !keep {
+            workspace.updateProgress { progress in
+                // Only what was sent: a check that ran meanwhile (another terminal) keeps its report.
+                progress.board?.pending.removeAll { sent.contains($0) }
+            }
+        }
+        return !keep
+    }
+
+    enum Answer: Equatable {
+        case accepted
+        case refused(status: Int, reason: String)
+        case unreachable(String)
+    }
+
+    /// POSTs `batch` as JSON to `url`, waiting at most `timeout` seconds in all (connecting,
+    /// sending, the answer). After that the request is cancelled and left behind.
+    static func post(_ batch: BoardBatch, to url: URL, timeout: Double) -> Answer {
+        let deadline = DispatchTime.now() + timeout  // setting the session up counts too
+        guard let body = try? JSONEncoder().encode(batch) else { return .unreachable("could not encode the report") }
+        // URLSession's own timeout is cut to whole seconds on Linux (0.35 becomes 0: at once), so
+        // give it whole seconds beyond ours and keep the real limit with the wait below.
+        let sessionTimeout = (timeout + 1).rounded(.up)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: sessionTimeout)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = sessionTimeout
+        configuration.timeoutIntervalForResource = sessionTimeout
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let result = Locked<Answer?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            let answer: Answer
+            if let http = response as? HTTPURLResponse {
+                let text = String(decoding: data ?? Data(), as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                answer = http.statusCode == 200 ? .accepted : .refused(status: http.statusCode, reason: text)
+            } else {
+                answer = .unreachable(describe(error))
+            }
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: deadline) == .timedOut {
+            task.cancel()
+            return .unreachable(Text.boardNoAnswer(timeout))
+        }
+        return result.current ?? .unreachable(Text.boardNoAnswer(timeout))
+    }
+
+    /// The error in a few words ("timed out" for -1001, whose text on Linux says nothing).
+    private static func describe(_ error: (any Error)?) -> String {
+        guard let error = error as? URLError else { return error.map { "\($0)" } ?? "no answer" }
+        switch error.code {
+        case .timedOut: return "timed out"
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost: return "unknown host"
+        case .notConnectedToInternet, .networkConnectionLost: return "no network"
+        default: return error.localizedDescription
+        }
+    }
+}
