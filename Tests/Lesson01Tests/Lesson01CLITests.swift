@@ -28,6 +28,7 @@ final class Lesson01CLITests: XCTestCase {
     }
 
     func testOneVariantOrTwo() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for (variant, names) in [
             ("threaded", ["threaded"]), ("async", ["async"]), ("both", ["no-thread", "threaded"]),
         ] {

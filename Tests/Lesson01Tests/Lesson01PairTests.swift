@@ -226,6 +226,7 @@ extension VariantRun<AccountDetails> {
 
 extension Lesson01PairTests {
     func testAStalledItemEndsTheRunInBoundedTimeAndNothingIsSentAfterIt() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         test.stop()
         test = try TestServer(latency: 0.05, timeout: 1)
         server.setFault(.stall, forPathPrefix: "/api/items/2")

@@ -37,6 +37,7 @@ final class Lesson02CLITests: XCTestCase {
     }
 
     func testOneTwoOrThreeVariantsWithoutTheComparison() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for (variant, names) in [
             ("threaded", ["threaded"]), ("async", ["async"]), ("both", ["no-thread", "threaded"]),
             ("all", ["no-thread", "threaded", "async"]),

@@ -187,7 +187,8 @@ final class Lesson02PairTests: XCTestCase {
         }
     }
 
-    func testAStalledServerIsGivenUpWithinTwiceTheTimeoutEveryWay() {
+    func testAStalledServerIsGivenUpWithinTwiceTheTimeoutEveryWay() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         server.setFault(.stall, forPathPrefix: "/feed.xml")
         for kind in [FeedRun.Kind.noThread, threaded, .threaded(.noSource, .streaming), .async] {
             let clock = Stopwatch()
@@ -214,7 +215,8 @@ final class Lesson02PairTests: XCTestCase {
 }
 
 extension Lesson02PairTests {
-    func testAStalledServerEndsInATimeoutNotAHang() {
+    func testAStalledServerEndsInATimeoutNotAHang() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         server.setFault(.stall, forPathPrefix: "/feed.xml")
         for kind in [FeedRun.Kind.noThread, threaded, .async] {
             let failed = run(kind, items: 40, requestTimeout: 1)

@@ -28,6 +28,7 @@ final class Lesson03CLITests: XCTestCase {
     }
 
     func testVariantChoosesOneTwoOrThree() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for (choice, names) in [
             ("threaded", ["threaded"]), ("async", ["async"]), ("both", ["no-thread", "threaded"]),
             ("all", ["no-thread", "threaded", "async"]),
@@ -39,6 +40,7 @@ final class Lesson03CLITests: XCTestCase {
     }
 
     func testScrollingWithAndWithoutTheCache() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // 12 rows, 4 on the screen, down a screenful and back: the cache saves the 4 rows that come back.
         let arguments = ["--json", "--rows", "12", "--visible-rows", "4", "--scroll", "down 4, up 4", "--latency", "0"]
         let cached = try XCTUnwrap(try lesson03(arguments).document)

@@ -101,6 +101,7 @@ final class Lesson03PairTests: XCTestCase {
     }
 
     func testFourImageQueuesOrAGroupOfFourHalveTheIconsPhase() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // A longer link (150 ms) so that waiting, not CPU, dominates the icons phase.
         server.server.knobs.latencySeconds = 0.15
         for variant in [Variant.threaded, .async] {
@@ -150,7 +151,8 @@ final class Lesson03PairTests: XCTestCase {
         }
     }
 
-    func testWithTheCacheScrollingBackFetchesNothing() {
+    func testWithTheCacheScrollingBackFetchesNothing() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // Down a screenful and back up: the rows that come back were fetched a moment ago.
         for variant in variants {
             let down = run(variant, rows: 12, visibleRows: 4, scroll: [4])

@@ -45,6 +45,7 @@ final class Lesson07CLITests: XCTestCase {
     }
 
     func testOneOrTwoVariants() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for (variant, names) in [
             ("threaded", ["threaded"]), ("async", ["async"]), ("both", ["no-thread", "threaded"]),
         ] {

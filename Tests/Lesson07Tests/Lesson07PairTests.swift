@@ -123,7 +123,8 @@ final class Lesson07PairTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(spans, 1, "chunks measured after cancel() (160 without it)")
     }
-    func testACancelledTaskGroupMeasuresAtMostTheChunksInHand() {
+    func testACancelledTaskGroupMeasuresAtMostTheChunksInHand() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let spans = MainActor.assumeIsolated {
             let controller = RowHeightsController(
                 title: "cancelled", output: .silent, texts: HeightsRun.texts(count: 40_000), estimatedHeight: 60)

@@ -27,6 +27,9 @@ final class ProgressSurvivalTests: XCTestCase {
     }
 
     func testACorruptProgressFileIsRebuiltFromTheChecks() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let (pure, tried, hinted) = (Subject.pure, Subject.ordinary[0], Subject.ordinary[1])
         try workspace.solve(pure)
         XCTAssertEqual(try run(["check", pure.id]).status, 0)
