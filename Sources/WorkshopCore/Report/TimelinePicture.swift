@@ -46,13 +46,18 @@ public struct TimelinePicture: Sendable {
         case database = "database"
         case compute, other
 
+        /// Colours for a washed-out projector and for colour-blind eyes: from the Okabe-Ito
+        /// palette (told apart with the common colour-vision deficiencies), darkened where
+        /// needed so that each has at least 3:1 contrast against the white background (WCAG's
+        /// minimum for graphics; `TimelinePictureTests` computes it). Nothing is told by colour
+        /// alone: each lane has its name, each freeze its label, the legend its words.
         public var color: String {
             switch self {
-            case .fetch: "#1f6fc5"
-            case .parse: "#e07b00"
-            case .ui: "#1e9e4a"
+            case .fetch: "#0072b2"
+            case .parse: "#b35c00"
+            case .ui: "#00845f"
             case .database: "#7b3fc4"
-            case .compute: "#0f9aa6"
+            case .compute: "#0f7c86"
             case .other: "#6b7280"
             }
         }
@@ -81,6 +86,9 @@ public struct TimelinePicture: Sendable {
     public let mainLanes: [String: LaneBox]
     public let width: Double
     public let height: Double
+
+    /// The main thread's freezes: dark red, with a label in words beside each long one.
+    public static let freezeColor = "#c0191f"
 
     // Sizes chosen for a projector at the back of a room: nothing under 18 px.
     static let canvasWidth = 1600.0
@@ -126,7 +134,7 @@ public struct TimelinePicture: Sendable {
                         body.append(
                             rect(
                                 x: x(stall.start), y: y, width: max(1, x(stall.end) - x(stall.start)),
-                                height: box.height, fill: "#dc2626", opacity: 0.18))
+                                height: box.height, fill: Self.freezeColor, opacity: 0.18))
                     }
                 }
                 for span in run.spans where span.lane == lane {
@@ -184,7 +192,7 @@ public struct TimelinePicture: Sendable {
             body.append(text(kind.rawValue, x: legendX + 38, y: y + 22, size: 20))
             legendX += 60 + Double(kind.rawValue.count) * 11
         }
-        body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: "#dc2626", opacity: 0.35))
+        body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: Self.freezeColor, opacity: 0.35))
         body.append(text("main thread frozen", x: legendX + 38, y: y + 22, size: 20))
         y += 60
 
@@ -200,12 +208,27 @@ public struct TimelinePicture: Sendable {
         svg = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
-            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" \
+            role="img" aria-labelledby="picture-title picture-desc">
+            <title id="picture-title">\(xmlEscaped(title))</title>
+            <desc id="picture-desc">\(xmlEscaped(Self.description(subtitle: subtitle, runs: runs, caption: caption)))</desc>
             <rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#ffffff"/>
             \(body.joined(separator: "\n"))
             </svg>
 
             """
+    }
+
+    /// What a screen reader says instead of the picture: the subtitle, each run's worst freeze
+    /// and its lanes, and the caption.
+    static func description(subtitle: String, runs: [Run], caption: String) -> String {
+        let each = runs.map { run -> String in
+            let worst = run.stalls.map(\.seconds).max() ?? 0
+            let lanes = laneOrder(run.spans).joined(separator: ", ")
+            return "\(run.name): done after \(format(run.doneSeconds)) s, the main thread's worst freeze "
+                + "\(format(worst)) s; work ran on \(lanes.isEmpty ? "no lane" : lanes)."
+        }
+        return ([subtitle] + each + [caption]).filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// Under the main lane: each freeze's length, and its dropped frames (a tick per frame
@@ -225,10 +248,10 @@ public struct TimelinePicture: Sendable {
             if frameWidth >= 3 {
                 for frame in 0..<frames {
                     let tick = left + Double(frame + 1) * frameWidth
-                    body.append(line(x1: tick, y1: y - 4, x2: tick, y2: y + 6, color: "#dc2626"))
+                    body.append(line(x1: tick, y1: y - 4, x2: tick, y2: y + 6, color: Self.freezeColor))
                 }
             } else {
-                body.append(rect(x: left, y: y - 4, width: max(2, right - left), height: 8, fill: "#dc2626"))
+                body.append(rect(x: left, y: y - 4, width: max(2, right - left), height: 8, fill: Self.freezeColor))
             }
             let labelX = min(left, Self.trackEnd - 420)
             if stall.seconds >= 0.1, labelX >= labelsEnd {
