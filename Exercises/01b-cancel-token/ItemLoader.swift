@@ -25,23 +25,23 @@ public final class ItemLoader: Sendable {
     }
 
     @MainActor
-    public func start(ids: [Int]) {
-        for id in ids {
-            // TODO(3): no block is counted in `work`, so its notify runs at once, while they all still run.
-            queue.async { [client, screen] in
-                // TODO(1): a block already queued cannot be taken back: it sends its request even after a cancel.
-                // TODO(2): and once sent, the request runs to its end: nothing can stop it.
-                guard let item = try? client.item(id) else { return }
-                DispatchQueue.main.async {
-                    // TODO(2): an answer on its way to main when the user cancelled is still shown.
-                    screen.show(item, row: id)
-                }
-            }
-        }
+    public func cancel() {
+        // TODO(1): GCD has no cancel for queued blocks: give them all one `CancelToken`, and cancel it here.
     }
 
     @MainActor
-    public func cancel() {
-        // TODO(1): GCD has no cancel for these blocks: give them one `CancelToken` to check, and cancel it here.
+    public func start(ids: [Int]) {
+        for id in ids {
+            queue.async { [client, screen] in
+                // TODO(2): queued before the cancel, this block still sends its request after it, and
+                // the request in flight runs to its end: check the token first, and hand it to the request.
+                guard let item = try? client.item(id) else { return }
+                DispatchQueue.main.async {
+                    // TODO(3): an answer that was on its way to main at the cancel is still shown.
+                    screen.show(item, row: id)
+                }
+            }
+            // TODO(4): no block is counted in `work`: its notify runs at once, while the blocks still run.
+        }
     }
 }

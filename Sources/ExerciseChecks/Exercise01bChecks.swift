@@ -109,6 +109,12 @@ public enum Exercise01bChecks {
     /// Bounds on every wait: four runs stay well inside the 20 s a check program may run.
     static let waitSeconds = 3.0
 
+    /// Every loader made, kept until the program ends: a group freed while a block it counted
+    /// has not left it (a `leave()` forgotten on one path) stops the program inside libdispatch
+    /// ("Group object deallocated while in use"), and that mistake deserves its check's words.
+    /// A lock: written on main only, but a static must be safe from any thread.
+    static let kept = Locked<[any ItemLoading]>([])
+
     /// How one run goes: when the check cancels, and what the server holds until it has.
     enum Plan: Equatable {
         /// No cancel: every item answers after `latency`.
@@ -223,6 +229,7 @@ public enum Exercise01bChecks {
         let queue = DispatchQueue(label: "item-queue")
         let loader = make(client, screen, queue)
         cancel.loader.withLock { $0 = loader }
+        kept.withLock { $0.append(loader) }
         let done = DoneTime()
 
         if plan == .beforeStart { cancel.cancelNow() }

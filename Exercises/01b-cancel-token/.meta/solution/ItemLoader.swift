@@ -27,6 +27,12 @@ public final class ItemLoader: Sendable {
     }
 
     @MainActor
+    public func cancel() {
+        // Every block checks it from now on, and the request in flight is cancelled now.
+        token.cancel()
+    }
+
+    @MainActor
     public func start(ids: [Int]) {
         for id in ids {
             // Counted in `work` from now until the block has ended (a block queued with a group
@@ -44,11 +50,5 @@ public final class ItemLoader: Sendable {
                 }
             }
         }
-    }
-
-    @MainActor
-    public func cancel() {
-        // Every block checks it from now on, and the request in flight is cancelled now.
-        token.cancel()
     }
 }
