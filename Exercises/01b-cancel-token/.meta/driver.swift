@@ -1,0 +1,8 @@
+import Dispatch
+import ExerciseChecks
+
+// The checks drive the loader through `ItemLoading`; the learner's class conforms as it is.
+extension ItemLoader: ItemLoading {}
+
+// Top-level code runs on the main actor; the checks turn the main run loop.
+ExerciseDriver.report(Exercise01bChecks.run { ItemLoader(client: $0, screen: $1, queue: $2) })

@@ -1,0 +1,436 @@
+import Dispatch
+import Foundation
+import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Exercise 01b's items: `item(_:cancelToken:)` fetches one item's title from the check's own
+/// fixture server with a blocking request (the articles' `sendSynchronousRequest:`), on the
+/// calling thread. It logs every call: on which thread it ran, when it started and how it ended.
+public struct ItemClient: Sendable {
+    struct Call: Sendable {
+        var id: Int
+        var onMainThread: Bool
+        var started: Double
+        var ended: Double?
+        var outcome = "in flight"
+    }
+
+    let fetcher: HTTPFetcher
+    let baseURL: URL
+    /// Every call so far. A lock: calls come from the loader's queue, the checks read on main.
+    let log = Locked<[Call]>([])
+    /// Called on the calling thread when call `id` has its answer, before it returns it.
+    let onAnswer: (@Sendable (Int) -> Void)?
+
+    init(baseURL: URL, onAnswer: (@Sendable (Int) -> Void)? = nil) {
+        self.fetcher = HTTPFetcher(timeout: 5)
+        self.baseURL = baseURL
+        self.onAnswer = onAnswer
+    }
+
+    /// The title of item `id`, as the server sends it.
+    public static func title(of id: Int) -> String { "item \(id)" }
+
+    /// Blocks the calling thread until item `id`'s title is in, and returns it. With a
+    /// `cancelToken`: once the token is cancelled the call sends nothing, and cancelling it while
+    /// the request is in flight stops the request; either way the call throws `.cancelled`.
+    public func item(_ id: Int, cancelToken: CancelToken? = nil) throws(FetchError) -> String {
+        let url = baseURL.appendingPathComponent("items/\(id)")
+        let index = log.withLock { calls in
+            calls.append(Call(id: id, onMainThread: Thread.isMainThread, started: monotonicSeconds()))
+            return calls.count - 1
+        }
+        func end(_ outcome: String) {
+            log.withLock {
+                $0[index].ended = monotonicSeconds()
+                $0[index].outcome = outcome
+            }
+        }
+        let data: Data
+        do {
+            data = try fetcher.fetchBlocking(url, cancelToken: cancelToken)
+        } catch {
+            if case .cancelled = error { end("cancelled") } else { end("failed") }
+            throw error
+        }
+        end("answered")
+        onAnswer?(id)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    var calls: [Call] { log.current }
+}
+
+/// Exercise 01b's screen: it belongs to the main actor, like a UIKit view, and records every row
+/// it was asked to show.
+@MainActor
+public final class ItemScreen {
+    struct Shown {
+        var row: Int
+        var item: String
+        var at: Double
+    }
+
+    var shown: [Shown] = []
+
+    public init() {}
+
+    /// Shows `item` on row `row`.
+    public func show(_ item: String, row: Int) {
+        shown.append(Shown(row: row, item: item, at: monotonicSeconds()))
+    }
+}
+
+/// What the checks drive: the learner's loader. (The driver adds the conformance, so the
+/// learner's file does not have to name it.)
+public protocol ItemLoading: Sendable {
+    /// Called on main; queues one fetch per id and returns at once.
+    @MainActor func start(ids: [Int])
+    /// Called on main: the user left the screen.
+    @MainActor func cancel()
+    /// Counts every block `start` queued: `notify` says when the last one has ended.
+    var work: DispatchGroup { get }
+}
+
+/// The checks of exercise 01b (Exercises/01b-cancel-token): GCD blocks that share a cancel
+/// token, so that a cancel sends no more requests, stops the one in flight and shows nothing,
+/// and a dispatch group that says when the last block has ended.
+public enum Exercise01bChecks {
+    public typealias MakeLoader = @MainActor (ItemClient, ItemScreen, DispatchQueue) -> any ItemLoading
+
+    static let ids = Array(1...5)
+    /// The item whose request the cancel comes with.
+    static let trigger = 2
+    /// Every request's latency on the server.
+    static let latency = 0.05
+    /// Bounds on every wait: four runs stay well inside the 20 s a check program may run.
+    static let waitSeconds = 3.0
+
+    /// Every loader made, kept until the program ends: a group freed while a block it counted
+    /// has not left it (a `leave()` forgotten on one path) stops the program inside libdispatch
+    /// ("Group object deallocated while in use"), and that mistake deserves its check's words.
+    /// A lock: written on main only, but a static must be safe from any thread.
+    static let kept = Locked<[any ItemLoading]>([])
+
+    /// How one run goes: when the check cancels, and what the server holds until it has.
+    enum Plan: Equatable {
+        /// No cancel: every item answers after `latency`.
+        case plain
+        /// The cancel comes while item `trigger`'s request is on the server: the server holds
+        /// that request (and every later one) until the loader's `cancel()` has returned.
+        case inFlight
+        /// The cancel is queued on main the moment item `trigger`'s call has its answer, before
+        /// the loader can queue its show: the answer is on its way to main at the cancel.
+        case answered
+        /// `cancel()` before `start(ids:)`.
+        case beforeStart
+    }
+
+    struct Run {
+        var plan: Plan
+        var calls: [ItemClient.Call] = []
+        var shown: [ItemScreen.Shown] = []
+        var cancelledAt: Double?
+        /// When the group's `notify` block ran on main.
+        var doneAt: Double?
+        /// The queue and then main ran a block queued after the loader's: what they had is done.
+        var drained = false
+        var requests = 0
+        var requestsAfterCancel = 0
+        var serverFailed: String?
+    }
+
+    /// A gate opened once; server threads wait for it, each wait bounded.
+    // @unchecked: `condition` (an NSCondition) guards `isOpen`.
+    final class Gate: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var isOpen = false
+
+        func open() {
+            condition.lock()
+            isOpen = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        @discardableResult
+        func wait(timeout: Double) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            condition.lock()
+            defer { condition.unlock() }
+            while !isOpen {
+                if !condition.wait(until: deadline) { return isOpen }
+            }
+            return true
+        }
+    }
+
+    /// The user's tap on "cancel", on main: it notes the time, calls the loader's `cancel()`, and
+    /// only then opens the gate that holds the requests the cancel must find in flight.
+    final class CancelSwitch: Sendable {
+        let cancelledAt = Locked<Double?>(nil)
+        let loader = Locked<(any ItemLoading)?>(nil)
+        let gate = Gate()
+
+        @MainActor
+        func cancelNow() {
+            // Only on main, so the check and the set cannot interleave with another tap.
+            guard cancelledAt.current == nil, let loader = loader.current else { return }
+            cancelledAt.withLock { $0 = monotonicSeconds() }
+            loader.cancel()
+            gate.open()
+        }
+
+        /// From any thread: the tap, queued on main behind whatever main already has.
+        func tap() {
+            DispatchQueue.main.async { self.cancelNow() }
+        }
+    }
+
+    /// The server's one route, `/items/N`: item N's title, after what the plan holds it for.
+    static func route(_ plan: Plan, _ cancel: CancelSwitch) -> FixtureServer.Route {
+        { request, _ in
+            guard let id = request.path.split(separator: "/").last.flatMap({ Int($0) }) else {
+                return .text(404, "no such item")
+            }
+            if plan == .inFlight && id == trigger { cancel.tap() }
+            if (plan == .inFlight && id >= trigger) || (plan == .answered && id > trigger) {
+                cancel.gate.wait(timeout: waitSeconds)
+            }
+            return HTTPResponse(
+                contentType: "text/plain; charset=utf-8", body: Array(ItemClient.title(of: id).utf8),
+                compressible: false)
+        }
+    }
+
+    /// One run of `make`'s loader against a server of its own, on the main thread.
+    @MainActor
+    static func run(_ plan: Plan, _ make: MakeLoader) -> Run {
+        var run = Run(plan: plan)
+        let cancel = CancelSwitch()
+        let server = FixtureServer(
+            knobs: ServerKnobs(latencySeconds: latency), routes: [("/items/", route(plan, cancel))])
+        let baseURL: URL
+        do { baseURL = try server.start() } catch {
+            run.serverFailed = "\(error)"
+            return run
+        }
+        defer {
+            cancel.gate.open()  // no server thread waits past the run
+            server.stop()
+        }
+        let client = ItemClient(baseURL: baseURL) { id in
+            if plan == .answered && id == trigger { cancel.tap() }
+        }
+        let screen = ItemScreen()
+        let queue = DispatchQueue(label: "item-queue")
+        let loader = make(client, screen, queue)
+        cancel.loader.withLock { $0 = loader }
+        kept.withLock { $0.append(loader) }
+        let done = DoneTime()
+
+        if plan == .beforeStart { cancel.cancelNow() }
+        loader.start(ids: ids)
+        // The caller's question, asked after `start` as a caller would: when has it all ended?
+        loader.work.notify(queue: DispatchQueue.main) {
+            MainActor.assumeIsolated { done.at = done.at ?? monotonicSeconds() }
+        }
+        if plan == .plain {
+            MainLoop.run(timeout: waitSeconds) { done.at != nil && screen.shown.count >= ids.count }
+        } else {
+            MainLoop.run(timeout: waitSeconds) { cancel.cancelledAt.current != nil }
+            // Bounded from the cancel: the group must say "done" soon after it.
+            MainLoop.run(timeout: waitSeconds) { done.at != nil }
+        }
+        // Then let everything already queued run out: a block on the queue after the loader's,
+        // then one on main after theirs. What the server and the screen got by then is all.
+        let drained = MainActorFlag()
+        queue.async { DispatchQueue.main.async { drained.isSet = true } }
+        run.drained = MainLoop.run(timeout: waitSeconds) { drained.isSet }
+
+        run.calls = client.calls
+        run.shown = screen.shown
+        run.cancelledAt = cancel.cancelledAt.current
+        run.doneAt = done.at
+        run.requests = server.stats.requests
+        if let cancelledAt = run.cancelledAt { run.requestsAfterCancel = server.requestsReceived(since: cancelledAt) }
+        return run
+    }
+
+    /// Runs every check against the loaders `make` makes. Call on the main thread: it turns the
+    /// main run loop.
+    @MainActor
+    public static func run(_ make: MakeLoader) -> [CheckResult] {
+        let plain = run(.plain, make)
+        let inFlight = run(.inFlight, make)
+        let answered = run(.answered, make)
+        let beforeStart = run(.beforeStart, make)
+        if let failure = [plain, inFlight, answered, beforeStart].compactMap(\.serverFailed).first {
+            return [
+                CheckResult(
+                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1", got: failure,
+                    hint: 1)
+            ]
+        }
+        let cancelled = [inFlight, answered]
+        return [
+            offMain(plain), shownOnce(plain), nothingBeforeStart(beforeStart), noMoreRequests(cancelled),
+            stopsInFlight(cancelled), nothingShownAfterCancel(cancelled + [beforeStart]),
+            groupTellsTheEnd([plain] + cancelled + [beforeStart]),
+        ]
+    }
+
+    static func describe(_ plan: Plan) -> String {
+        switch plan {
+        case .plain: "(no cancel)"
+        case .inFlight: "(cancelled while item \(trigger)'s request was in flight)"
+        case .answered: "(cancelled as item \(trigger)'s answer came)"
+        case .beforeStart: "(cancelled before start)"
+        }
+    }
+
+    static func offMain(_ run: Run) -> CheckResult {
+        let onMain = run.calls.filter(\.onMainThread).count
+        return CheckResult(
+            name: "fetches off the main thread", passed: !run.calls.isEmpty && onMain == 0,
+            expected: "every item(_:) call runs on a queue, not on the main thread",
+            got: run.calls.isEmpty
+                ? "no item was fetched"
+                : onMain == 0
+                    ? "all \(counted(run.calls.count, "call")) off the main thread"
+                    : "\(onMain) of \(counted(run.calls.count, "call")) on the main thread", hint: 1)
+    }
+
+    static func shownOnce(_ run: Run) -> CheckResult {
+        let rows = run.shown.map(\.row).sorted()
+        let wrong = run.shown.filter { $0.item != ItemClient.title(of: $0.row) }.map(\.row)
+        let passed = rows == ids && wrong.isEmpty
+        let got: String
+        if passed {
+            got = "rows " + rows.map(String.init).joined(separator: ", ") + ", each once"
+        } else if rows.isEmpty {
+            got = "nothing shown within \(Int(waitSeconds)) s"
+        } else if !wrong.isEmpty {
+            got = "the wrong item on rows " + wrong.map(String.init).joined(separator: ", ")
+        } else {
+            got = "rows shown: " + rows.map(String.init).joined(separator: ", ")
+        }
+        return CheckResult(
+            name: "without a cancel, every row is shown once", passed: passed,
+            expected: "rows " + ids.map(String.init).joined(separator: ", ") + ", each once with its own item",
+            got: got, hint: 1)
+    }
+
+    static func nothingBeforeStart(_ run: Run) -> CheckResult {
+        CheckResult(
+            name: "a cancel before start sends nothing",
+            passed: run.drained && run.requests == 0 && run.shown.isEmpty,
+            expected: "cancel() and then start(ids:): no request reaches the server, no row is shown",
+            got: !run.drained
+                ? "the queue was still busy \(Int(waitSeconds)) s later"
+                : "\(counted(run.requests, "request")) reached the server, \(counted(run.shown.count, "row")) shown",
+            hint: 1)
+    }
+
+    /// A request may be on its way when the tap comes: a block can check the token just
+    /// before it. Beyond that one, nothing.
+    static let lateRequestsAllowed = 1
+
+    static func noMoreRequests(_ runs: [Run]) -> CheckResult {
+        let name = "a cancel sends no more requests"
+        if let missing = runs.first(where: { $0.cancelledAt == nil }) { return notCancelled(name, missing) }
+        let late = runs.filter { !$0.drained || $0.requestsAfterCancel > lateRequestsAllowed }
+        return CheckResult(
+            name: name, passed: late.isEmpty,
+            expected: "after the cancel, no request reaches the server beyond one already on its way",
+            got: runs.map { run in
+                run.drained
+                    ? "\(counted(run.requestsAfterCancel, "request")) after the cancel \(describe(run.plan))"
+                    : "the queue was still busy \(Int(waitSeconds)) s after the cancel \(describe(run.plan))"
+            }.joined(separator: "; "), hint: 1)
+    }
+
+    static func stopsInFlight(_ runs: [Run]) -> CheckResult {
+        let name = "a cancel stops the request in flight"
+        if let missing = runs.first(where: { $0.cancelledAt == nil }) { return notCancelled(name, missing) }
+        let answeredLate = runs.map { run in
+            run.calls.filter { $0.outcome == "answered" && ($0.ended ?? .infinity) > (run.cancelledAt ?? 0) }
+        }
+        let unfinished = runs.filter { run in run.calls.contains { $0.ended == nil } }
+        let passed = unfinished.isEmpty && answeredLate.allSatisfy(\.isEmpty)
+        var got: String
+        if !unfinished.isEmpty {
+            got = "a request still in flight \(Int(waitSeconds)) s after the cancel"
+        } else if passed {
+            let stopped = runs.flatMap(\.calls).filter { $0.outcome == "cancelled" }.count
+            got = "none answered after the cancel (\(counted(stopped, "call")) ended as cancelled)"
+        } else {
+            got =
+                "answered after the cancel: "
+                + zip(runs, answeredLate).filter { !$0.1.isEmpty }.map { run, calls in
+                    "item " + calls.map { String($0.id) }.joined(separator: ", ") + " " + describe(run.plan)
+                }.joined(separator: "; ")
+        }
+        return CheckResult(
+            name: name, passed: passed,
+            expected: "a request in flight at the cancel is stopped (it ends as cancelled), none is answered after it",
+            got: got, hint: 2)
+    }
+
+    static func nothingShownAfterCancel(_ runs: [Run]) -> CheckResult {
+        let name = "nothing is shown after a cancel"
+        if let missing = runs.first(where: { $0.cancelledAt == nil }) { return notCancelled(name, missing) }
+        let late = runs.map { run in run.shown.filter { $0.at >= (run.cancelledAt ?? 0) } }
+        let passed = runs.allSatisfy(\.drained) && late.allSatisfy(\.isEmpty)
+        return CheckResult(
+            name: name, passed: passed, expected: "no show(_:row:) call after the cancel",
+            got: passed
+                ? "nothing shown after the cancel"
+                : !runs.allSatisfy(\.drained)
+                    ? "the queue was still busy \(Int(waitSeconds)) s after the cancel"
+                    : "shown after the cancel: "
+                        + zip(runs, late).filter { !$0.1.isEmpty }.map { run, shown in
+                            "row " + shown.map { String($0.row) }.joined(separator: ", ") + " " + describe(run.plan)
+                        }.joined(separator: "; "), hint: 2)
+    }
+
+    static func groupTellsTheEnd(_ runs: [Run]) -> CheckResult {
+        var problems: [String] = []
+        for run in runs {
+            guard let doneAt = run.doneAt else {
+                let from = run.plan == .plain ? "start" : "the cancel"
+                problems.append("no notify within \(Int(waitSeconds)) s of \(from) \(describe(run.plan))")
+                continue
+            }
+            let callsAfter = run.calls.filter { ($0.ended ?? .infinity) > doneAt }.count
+            let showsAfter = run.shown.filter { $0.at > doneAt }.count
+            if !run.drained || callsAfter > 0 || showsAfter > 0 {
+                problems.append(
+                    "notify ran before \(counted(callsAfter, "call")) and \(counted(showsAfter, "show")) had ended "
+                        + describe(run.plan))
+            }
+        }
+        return CheckResult(
+            name: "the group says when the last block has ended", passed: problems.isEmpty,
+            expected: "work.notify runs after every item(_:) call and every show has ended, and within "
+                + "\(Int(waitSeconds)) s of a cancel",
+            got: problems.isEmpty ? "notify ran after the last block every time" : problems.joined(separator: "; "),
+            hint: 3)
+    }
+
+    static func notCancelled(_ name: String, _ run: Run) -> CheckResult {
+        CheckResult(
+            name: name, passed: false, expected: "a cancel while the items are being fetched",
+            got: "item \(trigger) was never fetched, so nothing was cancelled \(describe(run.plan))",
+            hint: 1)
+    }
+}
+
+/// When the group's notify block ran, read by the main loop (both on the main actor, so no lock).
+@MainActor
+final class DoneTime {
+    var at: Double?
+}
