@@ -31,6 +31,10 @@ public final class ThreadedAccount: Sendable {
     /// Every operation queued, kept until the queue has let go of all of them (see above).
     /// A lock: `start` and the check for an empty queue run on main, but nothing forbids others.
     private let kept = Locked<[Operation]>([])
+    /// Set first by `cancel()`, before the queue's own cancel: `cancelAllOperations()` marks the
+    /// operations one by one, and meanwhile the queue may start one it has not reached yet. A
+    /// fetch reads this flag before it builds its request, so none starts after `cancel()`.
+    private let cancelToken = CancelToken()
 
     public init(width: Int, session: URLSession) {
         queue = OperationQueue()
@@ -84,16 +88,25 @@ public final class ThreadedAccount: Sendable {
     }
 
     /// Cancels whatever is still queued or running (a run that gave up, or the user's cancel).
-    public func cancel() { queue.cancelAllOperations() }
+    public func cancel() {
+        cancelToken.cancel()  // first: from now on no fetch builds a request
+        queue.cancelAllOperations()
+    }
 
     /// A fetch named `name`; API answers must be JSON (`JSONFetchOperation`), the note is text.
     private func fetch(
         _ name: String, json: Bool = true, _ makeRequest: @escaping @Sendable () throws -> URLRequest
     ) -> FetchOperation {
+        // Before the request: a fetch that starts after the cancel sends nothing (it fails, and a
+        // failure after a cancel is dropped).
+        let checked: @Sendable () throws -> URLRequest = { [cancelToken] in
+            guard !cancelToken.isCancelled else { throw FetchError.cancelled(url: "(not sent: cancelled)") }
+            return try makeRequest()
+        }
         let operation =
             json
-            ? JSONFetchOperation(session: session, makeRequest: makeRequest)
-            : FetchOperation(session: session, makeRequest: makeRequest)
+            ? JSONFetchOperation(session: session, makeRequest: checked)
+            : FetchOperation(session: session, makeRequest: checked)
         operation.name = name
         operation.gauge = gauge
         return operation
