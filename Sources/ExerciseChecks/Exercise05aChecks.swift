@@ -173,18 +173,16 @@ public enum Exercise05aChecks {
         Array(String(repeating: "image \(name);", count: 64).utf8)
     }
 
-    /// `fetch(url)` from `count` tasks at once; their answers (an error's description for a throw).
-    static func callAtOnce(_ fetch: @escaping Fetch, _ url: URL, count: Int, room: ImageRoom) async -> [Result<
-        Data, ImageCallError
-    >] {
-        await withTaskGroup(of: Result<Data, ImageCallError>.self) { group in
+    /// `fetch(url)` from `count` tasks at once, each counted by `room` before it calls; their answers.
+    static func callAtOnce(_ fetch: @escaping Fetch, _ url: URL, count: Int, room: ImageRoom) async -> [Answer] {
+        await withTaskGroup(of: Answer.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     room.arrive()
                     return await call(fetch, url)
                 }
             }
-            var answers: [Result<Data, ImageCallError>] = []
+            var answers: [Answer] = []
             for await answer in group { answers.append(answer) }
             return answers
         }
@@ -194,7 +192,10 @@ public enum Exercise05aChecks {
         var text: String
     }
 
-    static func call(_ fetch: Fetch, _ url: URL) async -> Result<Data, ImageCallError> {
+    /// What one call gave: the bytes, or what it threw, in words.
+    typealias Answer = Result<Data, ImageCallError>
+
+    static func call(_ fetch: Fetch, _ url: URL) async -> Answer {
         do {
             return .success(try await fetch(url))
         } catch {
@@ -202,7 +203,7 @@ public enum Exercise05aChecks {
         }
     }
 
-    static func describe(_ answer: Result<Data, ImageCallError>, wanted name: String) -> String {
+    static func describe(_ answer: Answer, wanted name: String) -> String {
         switch answer {
         case .success(let data): Array(data) == image(name) ? "its bytes" : "other bytes (\(data.count) bytes)"
         case .failure(let error): "an error: \(error.text)"
@@ -285,7 +286,8 @@ public enum Exercise05aChecks {
             CheckResult(
                 name: "\(callers) calls at once for one image send one request",
                 passed: requestsAtOnce == 1 && wrongAtOnce.isEmpty,
-                expected: "\(callers) calls for \(shared) at once: the server gets 1 request, and all \(callers) get its bytes",
+                expected: "\(callers) calls for \(shared) at once: the server gets 1 request, and all \(callers) "
+                    + "get its bytes",
                 got: "the server got \(counted(requestsAtOnce, "request"))"
                     + (wrongAtOnce.isEmpty
                         ? ", all got its bytes"
