@@ -1,6 +1,24 @@
 import Foundation
 import WorkshopCore
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session exercise 02a's stream runs on, so that the learner's file holds only the bridge.
+public enum FeedSession {
+    /// A session that calls `delegate` on a serial queue of its own (`delegateQueue: nil`): no
+    /// thread of the learner's. No URL cache: on Linux a task that consults one can be cancelled
+    /// after it has finished, which traps inside FoundationNetworking. A server silent for 5 s
+    /// fails the request.
+    public static func make(delegate: any URLSessionDelegate) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = 5
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+}
+
 /// What exercise 02a's stream hands its consumer, one event per delegate callback that matters.
 public enum FeedEvent: Sendable, Equatable {
     /// The next bytes of the feed, as the delegate received them.

@@ -3,47 +3,30 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
-
 #if canImport(FoundationNetworking)
     import FoundationNetworking  // URLSession lives here on Linux
 #endif
 
-/// The feed as it downloads, with no thread of our own: URLSession calls its delegate on its
-/// own queue, the delegate yields each chunk into an `AsyncStream`, and the screen awaits them
-/// on the main actor (`for await event in FeedStream.events(url: url)`).
+/// The feed as it downloads, with no thread of our own: URLSession calls the delegate on a queue
+/// of its own, the delegate yields into an `AsyncStream`, the screen awaits it on the main actor.
 public enum FeedStream {
-    /// Starts the request; its events come out of the stream, and the stream ends after the last.
     public static func events(url: URL) -> AsyncStream<FeedEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: FeedEvent.self)
-        let configuration = URLSessionConfiguration.ephemeral
-        // No URL cache: on Linux a task that consults one can be cancelled after it has finished,
-        // which traps inside FoundationNetworking.
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 5
-        let delegate = FeedDelegate(continuation: continuation)
-        // `delegateQueue: nil`: URLSession makes a serial queue of its own for the callbacks.
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        let task = session.dataTask(with: url)
-        continuation.onTermination = { [redirects = delegate.redirects] ending in
-            // Only when nobody listens any more: a stream that finished has a finished task.
-            // Through `redirects`: a cancel that lands while a redirect is decided traps on Linux.
+        let delegate = FeedDelegate()
+        let task = FeedSession.make(delegate: delegate).dataTask(with: url)
+        // Only when nobody listens any more (a finished stream's task has finished), and through
+        // `redirects`: a cancel that lands while a redirect is being decided traps on Linux.
+        delegate.continuation.onTermination = { [redirects = delegate.redirects] ending in
             if case .cancelled = ending { redirects.cancel { task.cancel() } }
         }
         task.resume()
-        return stream
+        return delegate.stream
     }
 }
 
-/// URLSession's delegate: each callback becomes one event, in the order they come. It keeps no
-/// state of its own (only `let`s of Sendable types), so it is Sendable without a lock.
+/// Each callback becomes one event, in order. Only `let`s of Sendable types: Sendable, no lock.
 final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let continuation: AsyncStream<FeedEvent>.Continuation
-    /// Decides each redirect, and makes a cancel mid-redirect safe (see `RedirectLimit`).
-    let redirects = RedirectLimit()
-
-    init(continuation: AsyncStream<FeedEvent>.Continuation) {
-        self.continuation = continuation
-    }
+    let (stream, continuation) = AsyncStream.makeStream(of: FeedEvent.self)
+    let redirects = RedirectLimit()  // decides each redirect; makes a cancel mid-redirect safe
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -58,25 +41,19 @@ final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         completionHandler(.allow)
     }
-
-    /// Without this method, a delegate session on Linux follows a server that redirects to
-    /// itself until FoundationNetworking traps (see `RedirectLimit`).
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        redirects.decide(newRequest: request, completionHandler: completionHandler)
-    }
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         continuation.yield(.chunk(data))
     }
-
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         // After a finish (an error page, a cancel), these are ignored: the stream has ended.
         if let error { continuation.yield(.failed(error.localizedDescription)) }
         continuation.finish()
-        // Break URLSession's strong hold on its delegate (us), or both would live forever.
-        session.finishTasksAndInvalidate()
+        session.finishTasksAndInvalidate()  // else URLSession keeps its delegate (us) for ever
     }
+
+    // Without it, a delegate session on Linux follows a server that redirects to itself until it traps.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) { redirects.decide(newRequest: request, completionHandler: completionHandler) }
 }
