@@ -108,6 +108,7 @@ public enum Exercise02aChecks {
     @MainActor
     static func run(_ plan: Plan, _ makeEvents: @escaping MakeEvents) -> Run {
         var run = Run(plan: plan)
+        // A lock: a server thread sets it when the response is written (or fails), main reads it.
         let finished = Locked<Response?>(nil)
         let server = FixtureServer(
             knobs: ServerKnobs(bandwidthBytesPerSecond: bandwidth, gzip: false, etags: false),
@@ -258,6 +259,8 @@ public enum Exercise02aChecks {
         let got: String
         if run.chunks == 0 {
             got = "no chunk reached the loop within \(Int(downloadSeconds)) s, so nothing was cancelled"
+        } else if run.serverDoneAtEvent.first == true {
+            got = "the first chunk reached the loop after the server had written the whole feed: nothing left to cancel"
         } else if let response = run.response {
             got =
                 cutOff
