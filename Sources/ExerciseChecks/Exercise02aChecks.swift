@@ -1,0 +1,301 @@
+import Foundation
+import WorkshopCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session exercise 02a's stream runs on, so that the learner's file holds only the bridge.
+public enum FeedSession {
+    /// A session that calls `delegate` on a serial queue of its own (`delegateQueue: nil`): no
+    /// thread of the learner's. No URL cache: on Linux a task that consults one can be cancelled
+    /// after it has finished, which traps inside FoundationNetworking. A server silent for 5 s
+    /// fails the request.
+    public static func make(delegate: any URLSessionDelegate) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = 5
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+}
+
+/// What exercise 02a's stream hands its consumer, one event per delegate callback that matters.
+public enum FeedEvent: Sendable, Equatable {
+    /// The next bytes of the feed, as the delegate received them.
+    case chunk(Data)
+    /// The download ended without the whole feed (an error page, a lost connection): why.
+    case failed(String)
+}
+
+/// The checks of exercise 02a (Exercises/02a-feed-stream): URLSession's delegate callbacks
+/// bridged into an `AsyncStream` that a main-actor loop awaits. The stream must hand every
+/// chunk over as it arrives, end after the last one, end with an error on an error page, and a
+/// consumer that stops listening must stop the download.
+///
+/// The evidence is the fixture server's: what it wrote, and whether it could write it all (a
+/// client that cancels closes its connection, and the server's next writes fail), and the order
+/// of events on the main thread (a chunk seen before the server had finished writing).
+public enum Exercise02aChecks {
+    public typealias MakeEvents = @Sendable (URL) -> AsyncStream<FeedEvent>
+
+    /// The feed's items: about 10 KB, paced by `bandwidth` to take about 1.3 s, in slices of
+    /// `bandwidth / 50` bytes: the delegate gets it in many chunks.
+    static let items = 30
+    static let bandwidth = 8_000
+    /// Bounds on every wait. The download itself is bounded by `downloadSeconds`; the stream
+    /// must end within `endSeconds` of the server's last byte. All runs stay well inside the
+    /// 20 s a check program may run, however slow the stream under test.
+    static let downloadSeconds = 6.0
+    static let endSeconds = 2.0
+
+    enum Plan: Equatable {
+        /// The whole feed.
+        case plain
+        /// The consumer's task is cancelled when its first chunk is in.
+        case cancel
+        /// The server answers 500 with a short error page.
+        case error500
+
+        var path: String {
+            switch self {
+            case .plain, .cancel: "/feed.xml?items=\(items)"
+            case .error500: "/feed.xml?items=\(items)&fault=500"
+            }
+        }
+    }
+
+    /// What the consumer saw, on the main actor.
+    @MainActor
+    final class Consumer {
+        var events: [FeedEvent] = []
+        /// For each event: had the server finished writing its response when it reached the loop?
+        var serverDoneAtEvent: [Bool] = []
+        var onMainThread: [Bool] = []
+        /// The `for await` loop ended by itself (the stream finished) before the check cancelled it.
+        var endedByItself = false
+        var cancelled = false
+        var loopExited = false
+    }
+
+    /// What the server did with the one response, as it finished writing it.
+    struct Response: Sendable {
+        var status: Int
+        var wireBytes: Int
+    }
+
+    struct Run {
+        var plan: Plan
+        var events: [FeedEvent] = []
+        var serverDoneAtEvent: [Bool] = []
+        var onMainThread: [Bool] = []
+        var endedByItself = false
+        var cancelled = false
+        var response: Response?
+        var requests = 0
+        var completeResponses = 0
+        var writeFailures = 0
+        var document = Data()
+        var serverFailed: String?
+
+        var bytes: Data { events.reduce(into: Data()) { if case .chunk(let data) = $1 { $0 += data } } }
+        var chunks: Int { events.filter { if case .chunk = $0 { true } else { false } }.count }
+        var failure: String? {
+            events.lazy.compactMap { if case .failed(let why) = $0 { why } else { nil } }.first
+        }
+    }
+
+    /// One run of the learner's stream against a server of its own, consumed on the main actor.
+    @MainActor
+    static func run(_ plan: Plan, _ makeEvents: @escaping MakeEvents) -> Run {
+        var run = Run(plan: plan)
+        // A lock: a server thread sets it when the response is written (or fails), main reads it.
+        let finished = Locked<Response?>(nil)
+        let server = FixtureServer(
+            knobs: ServerKnobs(bandwidthBytesPerSecond: bandwidth, gzip: false, etags: false),
+            onRequest: { entry in
+                finished.withLock { $0 = $0 ?? Response(status: entry.status, wireBytes: entry.wireBytes) }
+            })
+        let baseURL: URL
+        do { baseURL = try server.start() } catch {
+            run.serverFailed = "\(error)"
+            return run
+        }
+        defer { server.stop() }
+        run.document = Data(FeedAPI.feed(items: items, baseURL: baseURL.absoluteString).utf8)
+        guard let url = URL(string: baseURL.absoluteString + plan.path) else {
+            run.serverFailed = "no URL for \(plan.path)"
+            return run
+        }
+
+        let consumer = Consumer()
+        let stream = makeEvents(url)
+        // The screen's task: it awaits the events on the main actor, one by one.
+        let task = Task { @MainActor in
+            for await event in stream {
+                consumer.events.append(event)
+                consumer.serverDoneAtEvent.append(finished.current != nil)
+                consumer.onMainThread.append(Thread.isMainThread)
+            }
+            if !consumer.cancelled { consumer.endedByItself = true }
+            consumer.loopExited = true
+        }
+        if plan == .cancel {
+            // The user leaves the screen as soon as the first chunk is shown.
+            MainLoop.run(timeout: downloadSeconds) { !consumer.events.isEmpty }
+            consumer.cancelled = true
+            task.cancel()
+            // Then the server either finishes writing (the download ran on) or fails to.
+            MainLoop.run(timeout: downloadSeconds) { finished.current != nil }
+        } else {
+            MainLoop.run(timeout: downloadSeconds) { finished.current != nil }
+            // The last bytes are out: the stream must end within a bound, not make the loop hang.
+            MainLoop.run(timeout: endSeconds) { consumer.endedByItself }
+            consumer.cancelled = true
+            task.cancel()
+        }
+        MainLoop.run(timeout: endSeconds) { consumer.loopExited }
+
+        run.events = consumer.events
+        run.serverDoneAtEvent = consumer.serverDoneAtEvent
+        run.onMainThread = consumer.onMainThread
+        run.endedByItself = consumer.endedByItself
+        run.cancelled = consumer.cancelled
+        run.response = finished.current
+        let stats = server.stats
+        run.requests = stats.requests
+        run.completeResponses = stats.responses
+        run.writeFailures = stats.writeFailures
+        return run
+    }
+
+    /// Runs every check against the streams `makeEvents` makes. Call on the main thread: it
+    /// turns the main run loop.
+    @MainActor
+    public static func run(_ makeEvents: @escaping MakeEvents) -> [CheckResult] {
+        let plain = run(.plain, makeEvents)
+        let cancel = run(.cancel, makeEvents)
+        let error500 = run(.error500, makeEvents)
+        if let failure = [plain, cancel, error500].compactMap(\.serverFailed).first {
+            return [
+                CheckResult(
+                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1", got: failure,
+                    hint: 1)
+            ]
+        }
+        return [everyByte(plain), asItArrives(plain), endsAfterLast(plain), cancelStops(cancel), errorEnds(error500)]
+    }
+
+    static func everyByte(_ run: Run) -> CheckResult {
+        let bytes = run.bytes
+        let passed = bytes == run.document && run.failure == nil
+        let got: String
+        if passed {
+            got = "all \(counted(bytes.count, "byte")) in order, in \(counted(run.chunks, "chunk"))"
+        } else if run.requests == 0 {
+            got = "no request reached the server: was the task resumed?"
+        } else if let failure = run.failure {
+            got = "the stream said the download failed: \(failure)"
+        } else if bytes.isEmpty {
+            got = "no chunk reached the loop within \(Int(downloadSeconds)) s"
+        } else {
+            let same = zip(bytes, run.document).prefix { $0 == $1 }.count
+            got =
+                "\(counted(bytes.count, "byte")) of \(run.document.count), "
+                + (same == min(bytes.count, run.document.count)
+                    ? "the first ones in order" : "the first difference at byte \(same)")
+        }
+        return CheckResult(
+            name: "every byte arrives, in order", passed: passed,
+            expected: "the whole feed as .chunk events, every byte in the order the server sent it",
+            got: got, hint: 1)
+    }
+
+    static func asItArrives(_ run: Run) -> CheckResult {
+        let early = run.serverDoneAtEvent.first == false
+        let onMain = run.onMainThread.allSatisfy { $0 }
+        let passed = run.chunks > 1 && early && onMain
+        let got: String
+        if run.events.isEmpty {
+            got = "no event reached the loop"
+        } else if !onMain {
+            got = "the loop ran off the main thread"
+        } else if !early {
+            got = "the first event reached the loop only after the server had written the whole feed"
+        } else if run.chunks < 2 {
+            got = "the whole feed in one chunk"
+        } else {
+            got = "the first of \(counted(run.chunks, "chunk")) while the server was still writing the feed"
+        }
+        return CheckResult(
+            name: "each chunk is handed over as it arrives", passed: passed,
+            expected: "the first chunk reaches the main-actor loop while the server is still writing (a slow link)",
+            got: got, hint: 1)
+    }
+
+    static func endsAfterLast(_ run: Run) -> CheckResult {
+        let complete = run.bytes == run.document
+        let passed = run.endedByItself && complete
+        let got: String
+        if run.response == nil {
+            got = "the server had not finished writing within \(Int(downloadSeconds)) s"
+        } else if !run.endedByItself {
+            got =
+                "the loop still waited \(Int(endSeconds)) s after the server's last byte (\(counted(run.chunks, "chunk")) in): "
+                + "the stream never ended"
+        } else if !complete {
+            got = "the stream ended after \(counted(run.bytes.count, "byte")) of \(run.document.count)"
+        } else {
+            got = "the loop ended after the last of \(counted(run.chunks, "chunk"))"
+        }
+        return CheckResult(
+            name: "the stream ends after the last chunk", passed: passed,
+            expected: "the `for await` loop ends by itself once the whole feed is in (within \(Int(endSeconds)) s)",
+            got: got, hint: 3)
+    }
+
+    static func cancelStops(_ run: Run) -> CheckResult {
+        let cutOff = run.writeFailures > 0 && run.completeResponses == 0
+        let passed = run.chunks > 0 && run.response != nil && cutOff
+        let got: String
+        if run.chunks == 0 {
+            got = "no chunk reached the loop within \(Int(downloadSeconds)) s, so nothing was cancelled"
+        } else if run.serverDoneAtEvent.first == true {
+            got = "the first chunk reached the loop after the server had written the whole feed: nothing left to cancel"
+        } else if let response = run.response {
+            got =
+                cutOff
+                ? "the server could not write the rest: \(counted(response.wireBytes, "byte")) on the wire, "
+                    + "then the client closed the connection"
+                : "the server wrote the whole feed (\(counted(response.wireBytes, "byte")) on the wire): "
+                    + "the download ran on after the cancel"
+        } else {
+            got = "the server was still writing \(Int(downloadSeconds)) s after the cancel"
+        }
+        return CheckResult(
+            name: "a cancel stops the download", passed: passed,
+            expected: "cancelling the consumer's task after the first chunk cancels the request: the server cannot "
+                + "write the rest of the feed", got: got, hint: 1)
+    }
+
+    static func errorEnds(_ run: Run) -> CheckResult {
+        let passed = run.endedByItself && run.chunks == 0 && run.failure != nil
+        let got: String
+        if run.response == nil {
+            got = "the server had not answered within \(Int(downloadSeconds)) s"
+        } else if run.chunks > 0 {
+            got =
+                "the error page came as \(counted(run.chunks, "chunk")) (\(counted(run.bytes.count, "byte")))"
+                + (run.endedByItself ? "" : ", and the stream did not end within \(Int(endSeconds)) s")
+        } else if run.failure == nil {
+            got =
+                run.endedByItself ? "the stream ended without a .failed event" : "no event, and the stream did not end"
+        } else if !run.endedByItself {
+            got = ".failed, then the stream did not end within \(Int(endSeconds)) s"
+        } else {
+            got = ".failed(\"\(run.failure ?? "")\"), then the stream ended"
+        }
+        return CheckResult(
+            name: "an HTTP 500 ends the stream with an error", passed: passed,
+            expected: "no chunk of the error page, one .failed event, then the end of the stream", got: got, hint: 2)
+    }
+}
