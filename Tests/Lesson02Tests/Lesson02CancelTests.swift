@@ -76,7 +76,7 @@ final class Lesson02CancelTests: XCTestCase {
         }
         var random = SeededRandom.announced("lesson 02 cancels mid-redirect")
         for kind in [FeedRun.Kind.threaded(.keepAlive, .streaming), .async] {
-            for _ in 0..<100 {
+            for _ in 0..<25 {
                 _ = run(kind, cancelAfter: Double.random(in: 0...0.02, using: &random))
             }
         }

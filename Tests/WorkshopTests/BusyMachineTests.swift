@@ -22,21 +22,34 @@ final class BusyMachineTests: XCTestCase {
     }
 
     /// The issue's proof: with two cores kept busy, every reference passes and every copy as
-    /// shipped fails, 10 rounds in a row. (Slow: about 10 times one `verify`.)
+    /// shipped fails, 10 rounds in a row. A measurement more than a test (4-5 minutes on 2
+    /// cores, more as exercises are added): run it by hand with SAKUSAKU_LOAD_TESTS=1.
     func testEveryReferencePassesAndEveryShippedFileFailsTenTimesWithTwoBusyCores() throws {
         try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_LOAD_TESTS"] == "1", "load test: set SAKUSAKU_LOAD_TESTS=1")
+        try proveUnderLoad(rounds: 10)
+    }
+
+    /// The same in three rounds, in the slow tier (CI runs it, within its 40 minutes).
+    func testEveryReferencePassesAndEveryShippedFileFailsThreeTimesWithTwoBusyCores() throws {
+        try XCTSkipUnless(
             ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1", "slow tier: set SAKUSAKU_SLOW_TESTS=1")
+        try proveUnderLoad(rounds: 3)
+    }
+
+    private func proveUnderLoad(rounds: Int) throws {
         let verify = try WorkshopBinary.run(
-            ["verify", "--repeat", "10", "--busy-cores", "2"], root: workspace.root, timeout: 3_600)
+            ["verify", "--repeat", "\(rounds)", "--busy-cores", "2"], root: workspace.root, timeout: 3_600)
         print(verify.stdout.split(separator: "\n").suffix(ExerciseCatalog.exercises.count + 5).joined(separator: "\n"))
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         for exercise in ExerciseCatalog.exercises {
             let row = verify.stdout.split(separator: "\n").first { $0.hasPrefix(exercise.id + " ") }
             XCTAssertTrue(
-                row?.contains("fails in 10 of 10 runs") == true && row?.contains("passes in 10 of 10 runs") == true,
+                row?.contains("fails in \(rounds) of \(rounds) runs") == true
+                    && row?.contains("passes in \(rounds) of \(rounds) runs") == true,
                 "\(exercise.id): \(row ?? "no row")")
         }
-        XCTAssertTrue(verify.stdout.contains("in each of 10 rounds"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("in each of \(rounds) rounds"), verify.stdout)
         XCTAssertTrue(verify.stdout.contains("2 busy cores"), verify.stdout)
     }
 

@@ -493,10 +493,14 @@ public final class FixtureServer: @unchecked Sendable {
         guard pause(latency) else { return false }
 
         let host = request.header("host") ?? "127.0.0.1:\(port)"
-        var response =
-            routes.lazy.filter { request.path.hasPrefix($0.prefix) }
-            .compactMap { $0.route(request, "http://\(host)") }.first
-            ?? HTTPResponse.text(404, "no such route: \(request.path)")
+        // Each matching route is asked once, in order, until one answers (a lazy filter +
+        // compactMap + first asked the answering route twice: a route that counts saw double).
+        var answer: HTTPResponse?
+        for route in routes where request.path.hasPrefix(route.prefix) {
+            answer = route.route(request, "http://\(host)")
+            if answer != nil { break }
+        }
+        var response = answer ?? HTTPResponse.text(404, "no such route: \(request.path)")
 
         if knobs.etags, response.status == 200, response.header("ETag") == nil {
             response.headers.append(("ETag", "\"\(fnv1a(response.body))\""))
