@@ -5,6 +5,13 @@ import XCTest
 /// Exercise 01b's checks beyond the two-way proof: each half-done fix fails the check it is
 /// named after and passes the others, and a fix other than the reference's passes.
 final class Exercise01bMutationTests: XCTestCase {
+    override func setUpWithError() throws {
+        // Each test compiles and checks a changed copy: the slow tier.
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
+    }
+
     static let tokenPassed = "try? client.item(id, cancelToken: token)"
     static let checkOnMain = """
                             // The answer came just before the user's tap and waited for main behind it.

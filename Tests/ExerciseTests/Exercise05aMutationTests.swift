@@ -5,6 +5,13 @@ import XCTest
 /// Exercise 05a's checks beyond the two-way proof: each half-done fix fails the check it is
 /// named after and passes the others, and a fix other than the reference's passes.
 final class Exercise05aMutationTests: XCTestCase {
+    override func setUpWithError() throws {
+        // Each test compiles and checks a changed copy: the slow tier.
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
+    }
+
     static let id = "05a"
     static let sharedCheck = "20 calls at once for one image send one request"
     static let staleCheck = "a stale image is revalidated: If-None-Match, a 304, the same bytes"

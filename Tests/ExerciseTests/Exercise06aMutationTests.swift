@@ -5,6 +5,12 @@ import XCTest
 /// Exercise 06a's checks beyond the two-way proof: a check catches the mistake it is named
 /// after and passes what it is not about, and a fix other than the reference's passes.
 final class Exercise06aMutationTests: XCTestCase {
+    override func setUpWithError() throws {
+        // Each test compiles and checks a changed copy: the slow tier.
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
+    }
 
     /// BEGIN and COMMIT written by hand, with no ROLLBACK on an error: the failed batch is not
     /// seen, but the transaction stays open and the next save fails.

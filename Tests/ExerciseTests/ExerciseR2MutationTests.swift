@@ -5,6 +5,12 @@ import XCTest
 /// Exercise R2's checks beyond the two-way proof: a check catches the mistake it is named
 /// after and passes what it is not about, and a fix other than the reference's passes.
 final class ExerciseR2MutationTests: XCTestCase {
+    override func setUpWithError() throws {
+        // Each test compiles and checks a changed copy: the slow tier.
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
+    }
 
     /// Checking again after the `await`: no overwrite, but every caller still fetches.
     func testARecheckAfterTheAwaitStopsTheOverwriteOnly() throws {

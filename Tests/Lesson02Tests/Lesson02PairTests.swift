@@ -54,6 +54,7 @@ final class Lesson02PairTests: XCTestCase {
     }
 
     func testAsyncKeepsTheMainThreadAsFreeAsTheRunLoopThreadWithoutAThread() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread)
         let (streamed, awaited) = firstPassing(passes: Self.asFreeAndAsFast) { (run(threaded), run(.async)) }
         XCTAssertLessThanOrEqual(
@@ -78,6 +79,7 @@ final class Lesson02PairTests: XCTestCase {
     }
 
     func testAsyncCostsNoMoreCPUWhileWaitingThanTheSleepingLoop() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // As for the loops below: a spinning thread's share of CPU depends on the machine's load.
         let (spinning, awaited) = firstPassing(
             passes: { spinning, awaited in
@@ -106,6 +108,7 @@ final class Lesson02PairTests: XCTestCase {
     }
 
     func testEveryFetchCallbackRunsOnTheNetworkThread() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for kind in [threaded, .threaded(.keepAlive, .afterDownload), .threaded(.pastDeadline, .streaming)] {
             let result = run(kind)
             XCTAssertNil(result.failure, kind.name)

@@ -78,6 +78,7 @@ final class Lesson03PairTests: XCTestCase {
     /// Within 2x of the queues' worst freeze (with a 50 ms floor, so that two near-zero
     /// figures cannot flake), far below the no-thread one, and no slower overall.
     func testAsyncKeepsTheMainThreadAsFreeAsTheQueuesInTheSameTime() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread, rows: 20)
         typealias Pair = (queued: VariantRun<TimelineDetails>, awaited: VariantRun<TimelineDetails>)
         func stallAllowed(_ pair: Pair) -> Double { max(2 * pair.queued.screen.maxStallSeconds, 0.05) }

@@ -7,6 +7,7 @@ import XCTest
 /// a real SVG renderer, the no-thread main lane is mostly busy and the threaded and async ones mostly idle.
 final class Lesson03PictureTests: XCTestCase {
     func testTheMainLaneIsBusyWithoutThreadsAndIdleWithQueuesOrTasks() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let server = try TestServer(latency: 0.12)
         defer { server.stop() }
         let endpoint = server.endpoint

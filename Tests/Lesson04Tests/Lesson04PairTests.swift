@@ -100,7 +100,8 @@ final class Lesson04PairTests: XCTestCase {
         XCTAssertLessThan(gzip, 0.6 * identity, "gzip round \(gzip) s, identity round \(identity) s")
     }
 
-    func testThreadedKeepsTheMainThreadFreeAndOverlapsTheDownloads() {
+    func testThreadedKeepsTheMainThreadFreeAndOverlapsTheDownloads() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread)
         let queued = run(.threaded)
         XCTAssertLessThan(

@@ -71,6 +71,7 @@ final class Lesson05PairTests: XCTestCase {
     }
 
     func testThreadedShowsLoadingAtOnceAndKeepsTheMainThreadFree() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // A long injected latency, so that the no-thread freeze dwarfs any scheduling noise
         // of a busy machine (2 cores shared with other builds) in the threaded one.
         server.server.knobs.latencySeconds = 1.5
@@ -112,7 +113,8 @@ final class Lesson05PairTests: XCTestCase {
         return problems
     }
 
-    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() {
+    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread)
         XCTAssertNil(plain.failure)
         // A busy 2-core machine can hold the main thread for a moment: up to three tries.

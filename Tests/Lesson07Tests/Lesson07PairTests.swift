@@ -63,7 +63,8 @@ final class Lesson07PairTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(plain.metric("cacheHits"), 8000, "every row's height came from the cache at reload")
     }
 
-    func testTheTaskGroupKeepsTheMainThreadAsFreeAsTheQueue() {
+    func testTheTaskGroupKeepsTheMainThreadAsFreeAsTheQueue() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread)
         // As above: up to three tries of the two off-main runs together, until the ratios hold.
         typealias Pair = (queued: VariantRun<HeightsDetails>, tasks: VariantRun<HeightsDetails>)

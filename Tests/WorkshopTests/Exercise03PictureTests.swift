@@ -12,6 +12,9 @@ import XCTest
 /// is frozen; the reference's are off main. The picture is valid SVG and renders.
 final class Exercise03PictureTests: XCTestCase {
     func testCheckDrawsYourRunBesideTheReference() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

@@ -8,6 +8,9 @@ import XCTest
 /// the reference) is picked up by `list`, `check` and `verify` with no edit anywhere else.
 final class NewExerciseTests: XCTestCase {
     func testANewFolderIsPickedUpByListCheckAndVerify() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }
