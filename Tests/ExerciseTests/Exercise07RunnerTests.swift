@@ -25,8 +25,14 @@ final class Exercise07RunnerTests: XCTestCase {
         XCTAssertTrue(
             hang.got.hasPrefix("your code did not finish in 2 s: an endless loop, or a wait nothing ends?"), hang.got)
         XCTAssertTrue(hang.got.contains("Exercises/07-line-breaks/LineBreaker.swift"), hang.got)
-        if !Toolchain.builtWithThreadSanitizer {  // under the sanitizer the crash reporter is off
+        // The backtrace is taken as the program is stopped. When it has the learner's frame it
+        // names the function; when it has none (the sanitizer's build has no crash reporter, and
+        // on a busy machine the runtime's backtracer can fail to suspend the looping thread in
+        // time: seen in CI), the message points at the file's first TODO instead.
+        if !Toolchain.builtWithThreadSanitizer, hang.got.contains("It was in") {
             XCTAssertTrue(hang.got.contains("LineBreaker.wrap"), "the backtrace names the function: \(hang.got)")
+        } else {
+            XCTAssertTrue(hang.got.contains("its first TODO is on line"), hang.got)
         }
         XCTAssertEqual(report.notRun.map(\.name), lineBreaker.checks)
 
