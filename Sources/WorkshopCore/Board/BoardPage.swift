@@ -64,7 +64,7 @@ enum BoardPage {
         // The texts are ours, but escape "<" anyway so nothing in them could end the element.
         let json = String(decoding: (try? encoder.encode(texts)) ?? Data("{}".utf8), as: UTF8.self)
             .replacingOccurrences(of: "<", with: "\\u003c")
-        let title = escapeHTML(texts["title"] ?? "")
+        let title = xmlEscaped(texts["title"] ?? "")  // the core's escaping, as the pictures use
         return """
             <!doctype html>
             <html lang="\(language.rawValue)">
@@ -86,21 +86,5 @@ enum BoardPage {
             </html>
 
             """
-    }
-
-    /// For the few values the server itself writes into HTML (the page's title).
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
