@@ -1,3 +1,4 @@
+import Lesson06Kit
 import WorkshopCore
 
 /// The checks of exercise 06 (Exercises/06-upsert-flags): an upsert that keeps columns, in
@@ -12,8 +13,8 @@ public enum Exercise06Checks {
         try database.execute(
             """
             PRAGMA foreign_keys = ON;
-            create table tblA (id text, message text, flg boolean, primary key (id));
-            create table reply (rid integer primary key, parent text not null references tblA(id) on delete cascade, body text);
+            \(ArticleSchema.table);
+            \(ArticleSchema.replies);
             """)
         let insert = try database.prepare("insert into tblA (id, message, flg) values (?, ?, 0)")
         try database.transaction {

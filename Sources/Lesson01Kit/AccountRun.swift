@@ -63,26 +63,26 @@ public enum AccountRun {
         // a dead session, which traps ("Session invalidated").
         session.invalidateAndCancel()
 
-        let total = run.seconds("totalSeconds") ?? 0
+        let total = run.seconds(.totalSeconds) ?? 0
         let slowDelivered = plan.slowItem.map { controller.wasDelivered(AccountPlan.itemLabel($0)) } ?? false
-        run.metrics.insert(("firstRowsSeconds", .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
+        run.metrics.insert((.firstRowsSeconds, .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
         run.metrics += [
-            ("maxConcurrentOperationsSeen", .count(run.details.maxConcurrent)),
-            ("cancelTapHandledSeconds", .seconds(controller.cancelTapHandledAt ?? total)),
-            ("cancelledItemDelivered", .count(slowDelivered ? 1 : 0)),
+            (.maxConcurrentOperationsSeen, .count(run.details.maxConcurrent)),
+            (.cancelTapHandledSeconds, .seconds(controller.cancelTapHandledAt ?? total)),
+            (.cancelledItemDelivered, .count(slowDelivered ? 1 : 0)),
         ]
         if let before = requestsBefore, let after = plan.endpoint.requestsServed {
-            run.metrics.append(("requestsServed", .count(after - before)))
+            run.metrics.append((.requestsServed, .count(after - before)))
         }
-        run.metrics.append(("completionOrder", .text(controller.completionOrder.map(short).joined(separator: " "))))
+        run.metrics.append((.completionOrder, .text(controller.completionOrder.map(short).joined(separator: " "))))
         return run
     }
 
     /// What the numbers say: how many requests overlapped, and what the main thread gained,
     /// for whichever of the three variants ran.
     public static func takeaway(_ runs: [VariantRun<AccountDetails>]) -> String {
-        func run(_ variant: Variant) -> VariantRun<AccountDetails>? { runs.first { $0.name == variant.rawValue } }
-        let (total, tap) = ("totalSeconds", "cancelTapHandledSeconds")
+        func run(_ variant: Variant) -> VariantRun<AccountDetails>? { runs.run(variant) }
+        let (total, tap): (MetricName, MetricName) = (.totalSeconds, .cancelTapHandledSeconds)
         var lines: [String] = []
         if let plain = run(.noThread), let queued = run(.threaded) {
             lines.append(
@@ -102,15 +102,8 @@ public enum AccountRun {
                 tasks.details.maxConcurrent, tasks.screen.maxStallSeconds, tasks.seconds(total) ?? 0,
                 tasks.seconds(tap) ?? 0)
             if let queued = run(.threaded) {
-                // "The same" within the margins the tests allow: 2x the freeze (or 0.05 s), 1.2x the total.
-                let sameFreeze = tasks.screen.maxStallSeconds <= max(2 * queued.screen.maxStallSeconds, 0.05)
-                let sameTotal = (tasks.seconds(total) ?? 0) <= 1.2 * (queued.seconds(total) ?? 0) + 0.1
-                line +=
-                    sameFreeze && sameTotal
-                    ? " - the same as the queue, without an Operation or a thread of our own."
-                    : String(
-                        format: " - the queue did better this time (freeze %.3f s, total %.2f s).",
-                        queued.screen.maxStallSeconds, queued.seconds(total) ?? 0)
+                line += " - " + VariantComparison.verdict(tasks, against: queued, otherName: "the queue")
+                line += ", without an Operation or a thread of our own."
             } else if let plain = run(.noThread) {
                 line += String(
                     format: " - the blocking calls froze the main thread for %.2f s and took %.2f s.",

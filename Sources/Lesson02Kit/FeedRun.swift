@@ -100,25 +100,25 @@ public enum FeedRun {
         run.details.firstItemSeconds = controller.firstItemAt.map { $0 - began }
         run.details.downloadSeconds = downloadEndedAt.map { $0 - began }
 
-        let total = run.seconds("totalSeconds") ?? 0
+        let total = run.seconds(.totalSeconds) ?? 0
         run.metrics.insert(
             contentsOf: [
-                ("firstItemSeconds", .seconds(run.screen.firstRowsSeconds ?? total)),
-                ("downloadSeconds", .seconds(run.details.downloadSeconds ?? total)),
-                ("itemsShown", .count(controller.items.count)),
-                ("itemsBeforeDownloadEnded", .count(controller.itemsShown(before: downloadEndedAt))),
+                (.firstItemSeconds, .seconds(run.screen.firstRowsSeconds ?? total)),
+                (.downloadSeconds, .seconds(run.details.downloadSeconds ?? total)),
+                (.itemsShown, .count(controller.items.count)),
+                (.itemsBeforeDownloadEnded, .count(controller.itemsShown(before: downloadEndedAt))),
             ], at: 2)
         if let stats = run.details.threadStats, let probe = run.details.probe {
             run.metrics += [
-                ("networkThreadCPUSeconds", .seconds(stats.cpuSeconds)),
-                ("loopIterations", .count(stats.loopIterations)),
-                ("wakeUps", .count(stats.wakeUps)),
-                ("fetchCallbacks", .count(probe.callbacks)),
-                ("callbacksOffNetworkThread", .count(probe.callbacksOffThread)),
-                ("dataChunks", .count(probe.chunks)),
-                ("medianCallbackDelaySeconds", .seconds(stats.medianDelaySeconds)),
-                ("meanCallbackDelaySeconds", .seconds(stats.meanDelaySeconds)),
-                ("maxCallbackDelaySeconds", .seconds(stats.maxDelaySeconds)),
+                (.networkThreadCPUSeconds, .seconds(stats.cpuSeconds)),
+                (.loopIterations, .count(stats.loopIterations)),
+                (.wakeUps, .count(stats.wakeUps)),
+                (.fetchCallbacks, .count(probe.callbacks)),
+                (.callbacksOffNetworkThread, .count(probe.callbacksOffThread)),
+                (.dataChunks, .count(probe.chunks)),
+                (.medianCallbackDelaySeconds, .seconds(stats.medianDelaySeconds)),
+                (.meanCallbackDelaySeconds, .seconds(stats.meanDelaySeconds)),
+                (.maxCallbackDelaySeconds, .seconds(stats.maxDelaySeconds)),
             ]
         }
         return run
@@ -127,6 +127,7 @@ public enum FeedRun {
     /// What the numbers say, in up to three sentences: push parsing against no thread, against
     /// parsing after the download, and a sleeping loop against a spinning one.
     public static func takeaway(_ runs: [VariantRun<FeedDetails>]) -> String {
+        // Lesson 02 runs more kinds than the three variants ("threaded-after-download"): found by name.
         func run(_ name: String) -> VariantRun<FeedDetails>? { runs.first { $0.name == name } }
         func firstItem(_ run: VariantRun<FeedDetails>) -> Double { run.screen.firstRowsSeconds ?? 0 }
         var lines: [String] = []
@@ -164,8 +165,9 @@ public enum FeedRun {
                     %d chunks cost %.4f s of CPU
                     """, firstItem(tasks), tasks.screen.maxStallSeconds, tasks.details.probe?.chunks ?? 0,
                 handling.cpuSeconds)
-            if let sleeping = run("threaded")?.details.threadStats {
-                line += String(format: " (the sleeping run-loop thread: %.4f s).", sleeping.cpuSeconds)
+            if let threaded = run("threaded"), let sleeping = threaded.details.threadStats {
+                line += String(format: " (the sleeping run-loop thread: %.4f s); ", sleeping.cpuSeconds)
+                line += VariantComparison.verdict(tasks, against: threaded, otherName: "the run-loop thread") + "."
             } else {
                 line += "."
             }

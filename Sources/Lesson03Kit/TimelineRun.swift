@@ -51,21 +51,21 @@ public enum TimelineRun {
                 ThreadedTimeline(imageWidth: settings.imageWidth).start(controller, client: client, rows: settings.rows)
             case .async:
                 AsyncTimeline(imageWidth: settings.imageWidth).start(controller, client: client, rows: settings.rows)
-            default: NoThreadTimeline.run(controller, client: client, rows: settings.rows)
+            case .noThread: NoThreadTimeline.run(controller, client: client, rows: settings.rows)
             }
         }
-        let total = run.seconds("totalSeconds") ?? 0
-        run.metrics.insert(("timelineShownSeconds", .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
+        let total = run.seconds(.totalSeconds) ?? 0
+        run.metrics.insert((.timelineShownSeconds, .seconds(run.screen.firstRowsSeconds ?? total)), at: 2)
         // The last icon set on its row (with scrolling, rows never shown have no icon, so this is
         // not "the first frame with every row complete").
-        run.metrics.insert(("allIconsShownSeconds", .seconds(controller.lastIconAt ?? total)), at: 3)
-        if let phase = run.details.iconsPhaseSeconds { run.metrics.append(("iconsPhaseSeconds", .seconds(phase))) }
+        run.metrics.insert((.allIconsShownSeconds, .seconds(controller.lastIconAt ?? total)), at: 3)
+        if let phase = run.details.iconsPhaseSeconds { run.metrics.append((.iconsPhaseSeconds, .seconds(phase))) }
         if let before = requestsBefore, let after = endpoint.requestsServed {
-            run.metrics.append(("requestsServed", .count(after - before)))
+            run.metrics.append((.requestsServed, .count(after - before)))
         }
-        run.metrics.append(("iconRequests", .count(controller.iconRequests)))
-        run.metrics.append(("iconCacheHits", .count(controller.iconCacheHits)))
-        run.metrics.append(("iconFailures", .count(controller.iconFailures)))
+        run.metrics.append((.iconRequests, .count(controller.iconRequests)))
+        run.metrics.append((.iconCacheHits, .count(controller.iconCacheHits)))
+        run.metrics.append((.iconFailures, .count(controller.iconFailures)))
         return run
     }
 
@@ -92,4 +92,47 @@ public enum TimelineRun {
 /// Why a `--scroll` script could not be read.
 public struct ScrollScriptError: Error, CustomStringConvertible {
     public let description: String
+}
+
+extension TimelineRun {
+    /// What the numbers mean, written from them: the freeze before and after moving the work,
+    /// the async variant against the queues, and what the icon cache saved.
+    public static func takeaway(_ runs: [VariantRun<TimelineDetails>], cache: Bool) -> String {
+        let (plain, queued, awaited) = (runs.run(.noThread), runs.run(.threaded), runs.run(.async))
+        var sentences: [String] = []
+        if let plain, let moved = queued ?? awaited {
+            let helper = queued == nil ? "Tasks" : "Queues"
+            let figures = String(
+                format:
+                    "the worst freeze went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.",
+                plain.screen.maxStallSeconds, moved.screen.maxStallSeconds, moved.screen.firstContentSeconds ?? 0,
+                plain.screen.firstContentSeconds ?? 0)
+            sentences.append("\(helper) did not make the network faster, they kept the main thread free: " + figures)
+        }
+        if let awaited {
+            let total = awaited.seconds(.totalSeconds) ?? 0
+            if let queued {
+                sentences.append(
+                    String(format: "async: worst freeze %.3f s, total %.2f s, ", awaited.screen.maxStallSeconds, total)
+                        + VariantComparison.verdict(awaited, against: queued, otherName: "the queues")
+                        + ", without a thread of our own.")
+            } else if plain == nil {
+                sentences.append(
+                    String(
+                        format: "async: worst freeze %.3f s, total %.2f s, without a thread of our own.",
+                        awaited.screen.maxStallSeconds, total))
+            }
+        }
+        if let any = runs.first, let requests = any.count(.iconRequests), let hits = any.count(.iconCacheHits) {
+            sentences.append(
+                !cache
+                    ? "Without the cache every row that came back into view was fetched again: \(counted(requests, "icon request"))."
+                    : "The cache saved \(counted(hits, "request")): \(counted(requests, "icon request")) for the rows shown."
+            )
+        }
+        if runs.count < 2 {
+            sentences.append("Run all variants (the default) to compare them.")
+        }
+        return sentences.joined(separator: " ")
+    }
 }

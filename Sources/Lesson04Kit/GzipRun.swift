@@ -37,7 +37,7 @@ public enum GzipRun {
             switch variant {
             case .threaded: ThreadedFetch(endpoint: endpoint).start(controller)
             case .async: AsyncFetch(endpoint: endpoint).start(controller)
-            default: NoThreadFetch.run(controller, endpoint: endpoint)
+            case .noThread: NoThreadFetch.run(controller, endpoint: endpoint)
             }
         }
         if let ledger, run.failure == nil, !controller.wasCancelledByUser {
@@ -82,33 +82,34 @@ public struct GzipDetails: Sendable {
     }
 
     /// The lesson's summary, after the four common metrics: the table people read.
-    var summaryMetrics: [(String, Metric)] {
+    var summaryMetrics: [(MetricName, Metric)] {
         [
-            ("identityAllParsedSeconds", .seconds(roundSeconds(.identity))),
-            ("gzipAllParsedSeconds", .seconds(roundSeconds(.gzip))),
-            ("identityWireBytes", .bytes(wireBytes(.identity))),
-            ("gzipWireBytes", .bytes(wireBytes(.gzip))),
-            ("decodedBodyBytes", .bytes(decodedBytes)),
-            ("gzipWireRatio", .ratio(gzipRatio)),
-            ("recordsParsed", .count(outcomes.map(\.records.count).reduce(0, +))),
+            (.identityAllParsedSeconds, .seconds(roundSeconds(.identity))),
+            (.gzipAllParsedSeconds, .seconds(roundSeconds(.gzip))),
+            (.identityWireBytes, .bytes(wireBytes(.identity))),
+            (.gzipWireBytes, .bytes(wireBytes(.gzip))),
+            (.decodedBodyBytes, .bytes(decodedBytes)),
+            (.gzipWireRatio, .ratio(gzipRatio)),
+            (.recordsParsed, .count(outcomes.map(\.records.count).reduce(0, +))),
         ]
     }
 
     /// The article's table for each API and encoding, as metrics ("catalogGzipDataSeconds").
-    var perAPIMetrics: [(String, Metric)] {
-        var metrics: [(String, Metric)] = []
+    var perAPIMetrics: [(MetricName, Metric)] {
+        var metrics: [(MetricName, Metric)] = []
         for api in XMLAPIs.all {
             for encoding in Encoding.allCases {
                 guard let o = outcome(api, encoding) else { continue }
                 let prefix = api.name + (encoding == .gzip ? "Gzip" : "Identity")
-                metrics += [
-                    (prefix + "StartSeconds", .seconds(o.startSeconds)),
-                    (prefix + "ResponseSeconds", .seconds(o.responseSeconds)),
-                    (prefix + "DataSeconds", .seconds(o.dataSeconds)),
-                    (prefix + "ParsedSeconds", .seconds(o.parsedSeconds)),
-                    (prefix + "WireBytes", .bytes(o.reportedWireBytes)),
-                    (prefix + "BodyBytes", .bytes(o.body.count)),
+                let figures: [(String, Metric)] = [
+                    ("StartSeconds", .seconds(o.startSeconds)),
+                    ("ResponseSeconds", .seconds(o.responseSeconds)),
+                    ("DataSeconds", .seconds(o.dataSeconds)),
+                    ("ParsedSeconds", .seconds(o.parsedSeconds)),
+                    ("WireBytes", .bytes(o.reportedWireBytes)),
+                    ("BodyBytes", .bytes(o.body.count)),
                 ]
+                metrics += figures.map { (MetricName(prefix + $0.0), $0.1) }
             }
         }
         return metrics
@@ -151,4 +152,36 @@ public struct GzipSetup: LessonSetup {
     }
 
     public func tearDown() { endpoint.tearDown() }
+}
+
+extension GzipRun {
+    /// What the numbers mean, written from them: the bytes gzip saved, the freeze threads
+    /// removed, and the async variant against the queues.
+    public static func takeaway(_ runs: [VariantRun<GzipDetails>]) -> String {
+        guard let first = runs.first?.details else { return "" }
+        var text = String(
+            format: """
+                gzip sent %d bytes instead of %d (%.2fx) for the same %d decoded bytes, and all three \
+                APIs were parsed after %.2f s instead of %.2f s (%@).
+                """, first.wireBytes(.gzip), first.wireBytes(.identity), first.gzipRatio, first.decodedBytes,
+            first.roundSeconds(.gzip), first.roundSeconds(.identity), runs[0].name)
+        let (plain, queued, tasks) = (runs.run(.noThread), runs.run(.threaded), runs.run(.async))
+        if let plain, let queued {
+            text += String(
+                format:
+                    " Threads did not shrink a byte; they kept the main thread free (worst freeze %.2f s vs %.3f s).",
+                plain.screen.maxStallSeconds, queued.screen.maxStallSeconds)
+        }
+        if let tasks {
+            let total = tasks.seconds(.totalSeconds) ?? 0
+            text += String(format: " async: worst freeze %.3f s, total %.2f s", tasks.screen.maxStallSeconds, total)
+            if let queued {
+                text += ", " + VariantComparison.verdict(tasks, against: queued, otherName: "the queues")
+            } else if let plain {
+                text += String(format: " against the main thread's %.2f s freeze", plain.screen.maxStallSeconds)
+            }
+            text += ", without a thread of our own."
+        }
+        return text
+    }
 }

@@ -59,7 +59,7 @@ public enum ShopRun {
             let cancel = runs.isEmpty ? cancelAfter : nil
             runs.append(
                 perform(variant, launch.name, setup: setup, fetcher: fetcher, output: output, cancelAfter: cancel))
-            if runs.last?.failure != nil || runs.last?.seconds("cancelHandledSeconds") != nil { break }
+            if runs.last?.failure != nil || runs.last?.seconds(.cancelHandledSeconds) != nil { break }
         }
         return combined(variant, runs)
     }
@@ -84,7 +84,7 @@ public enum ShopRun {
             switch variant {
             case .threaded: ThreadedLaunch().start(app, job: job)
             case .async: AsyncLaunch().start(app, job: job)
-            default: NoThreadLaunch.run(app, job: job)
+            case .noThread: NoThreadLaunch.run(app, job: job)
             }
         }
         // The launch's work has ended (the harness waited for it): only now is the session torn down.
@@ -93,7 +93,7 @@ public enum ShopRun {
             run.details.serverRequests = after.requests - before.requests
             run.details.wireBytes = after.wireBytes - before.wireBytes
         }
-        run.details.seconds = run.seconds("totalSeconds") ?? 0
+        run.details.seconds = run.seconds(.totalSeconds) ?? 0
         run.details.screen = run.screen
         run.details.failure = run.failure
         return run
@@ -107,9 +107,8 @@ public enum ShopRun {
             name: variant.rawValue, metrics: metrics(details), failure: nil, trace: first.trace, screen: first.screen,
             details: details, gotStarted: first.gotStarted, traceOffset: first.traceOffset)
         // A cancel lands in the first launch: its figures are the variant's.
-        let cancelKeys: Set = [
-            "cancelAtSeconds", "cancelHandledSeconds", "stoppedAfterCancelSeconds", "requestsAfterCancel",
-            "rowsAfterCancel",
+        let cancelKeys: Set<MetricName> = [
+            .cancelAtSeconds, .cancelHandledSeconds, .stoppedAfterCancelSeconds, .requestsAfterCancel, .rowsAfterCancel,
         ]
         run.metrics += first.metrics.filter { cancelKeys.contains($0.0) }
         run.failure = runs.lazy.compactMap { launch in launch.failure.map { "\(launch.name): \($0)" } }.first
@@ -129,33 +128,38 @@ public enum ShopRun {
 extension ShopRun {
     /// The four every lesson reports, over the three launches (first content and orders shown:
     /// the first launch's); the article's table, from the first launch; each launch's requests.
-    static func metrics(_ details: ShopDetails) -> [(String, Metric)] {
+    static func metrics(_ details: ShopDetails) -> [(MetricName, Metric)] {
         guard let first = details.first, let screen = first.screen else { return [] }
         let launches = details.launches
-        var metrics: [(String, Metric)] = [
-            ("totalSeconds", .seconds(launches.map(\.seconds).reduce(0, +))),
-            ("firstContentSeconds", .seconds(screen.firstContentSeconds ?? first.seconds)),
-            ("ordersShownSeconds", .seconds(screen.firstRowsSeconds ?? first.seconds)),
-            ("mainThreadMaxStallSeconds", .seconds(launches.compactMap(\.screen?.maxStallSeconds).max() ?? 0)),
-            ("droppedFrames", .count(launches.compactMap(\.screen?.droppedFrames).reduce(0, +))),
+        var metrics: [(MetricName, Metric)] = [
+            (.totalSeconds, .seconds(launches.map(\.seconds).reduce(0, +))),
+            (.firstContentSeconds, .seconds(screen.firstContentSeconds ?? first.seconds)),
+            (.ordersShownSeconds, .seconds(screen.firstRowsSeconds ?? first.seconds)),
+            (.mainThreadMaxStallSeconds, .seconds(launches.compactMap(\.screen?.maxStallSeconds).max() ?? 0)),
+            (.droppedFrames, .count(launches.compactMap(\.screen?.droppedFrames).reduce(0, +))),
         ]
+        // Apple's hangs and hitch rate over the three launches: every launch's freezes, over
+        // the time of all three (each launch is one stretch of the app in use).
+        var everyLaunch = screen
+        everyLaunch.stalls = launches.compactMap(\.screen).flatMap(\.stalls)
+        metrics += everyLaunch.appleFigures(runSeconds: launches.map(\.seconds).reduce(0, +))
         // Part 1, from the first launch: the article's table.
         if let preloaded = first.preloaded, let parsed = first.parsed {
             metrics += [
-                ("preloadSeconds", .seconds(preloaded.seconds)),
-                ("naiveParseSeconds", .seconds(parsed.naiveSeconds)),
-                ("cachedParseSeconds", .seconds(parsed.cachedSeconds)),
-                ("naiveQueries", .count(parsed.naiveQueries)),
-                ("cachedQueries", .count(preloaded.queries)),
+                (.preloadSeconds, .seconds(preloaded.seconds)),
+                (.naiveParseSeconds, .seconds(parsed.naiveSeconds)),
+                (.cachedParseSeconds, .seconds(parsed.cachedSeconds)),
+                (.naiveQueries, .count(parsed.naiveQueries)),
+                (.cachedQueries, .count(preloaded.queries)),
             ]
         }
         // Part 2: what each launch asked of the server.
         for (launch, run) in zip(Self.launches, launches) {
-            metrics.append(("\(launch.metric)Requests", .count(run.requests)))
-            if let bytes = run.wireBytes { metrics.append(("\(launch.metric)WireBytes", .bytes(bytes))) }
-            metrics.append(("\(launch.metric)Source", .text(run.source.map(shortName) ?? "-")))
+            metrics.append((MetricName("\(launch.metric)Requests"), .count(run.requests)))
+            if let bytes = run.wireBytes { metrics.append((MetricName("\(launch.metric)WireBytes"), .bytes(bytes))) }
+            metrics.append((MetricName("\(launch.metric)Source"), .text(run.source.map(shortName) ?? "-")))
         }
-        metrics.append(("fullDownloadsAfterFirstLaunch", .count(details.fullDownloadsAfterFirst)))
+        metrics.append((.fullDownloadsAfterFirstLaunch, .count(details.fullDownloadsAfterFirst)))
         return metrics
     }
 
@@ -187,20 +191,18 @@ extension ShopRun {
         // Only an in-process server can count the bytes it wrote; with --server, say nothing.
         let bytes = launches.compactMap(\.wireBytes)
         text += bytes.count == launches.count ? " (wire: \(bytes.map { "\($0) B" }.joined(separator: " / ")))." : "."
-        let stall = { (run: VariantRun<ShopDetails>) in run.seconds("mainThreadMaxStallSeconds") ?? 0 }
-        let total = { (run: VariantRun<ShopDetails>) in run.seconds("totalSeconds") ?? 0 }
-        let plain = runs.first { $0.name == "no-thread" }
-        let queued = runs.first { $0.name == "threaded" }
+        let stall = { (run: VariantRun<ShopDetails>) in run.seconds(.mainThreadMaxStallSeconds) ?? 0 }
+        let total = { (run: VariantRun<ShopDetails>) in run.seconds(.totalSeconds) ?? 0 }
+        let (plain, queued) = (runs.run(.noThread), runs.run(.threaded))
         if let plain, let queued {
             text += String(
                 format: " Off the main thread, the worst freeze went from %.2f s to %.3f s.", stall(plain),
                 stall(queued))
         }
-        if let tasks = runs.first(where: { $0.name == "async" }) {
+        if let tasks = runs.run(.async) {
             text += String(format: " async: worst freeze %.3f s, total %.2f s", stall(tasks), total(tasks))
             if let queued {
-                text += String(format: " (threaded: %.2f s)", total(queued))
-                text += abs(total(tasks) - total(queued)) <= 0.1 * total(queued) ? ", the same as the queues" : ""
+                text += ", " + VariantComparison.verdict(tasks, against: queued, otherName: "the queues")
             } else if let plain {
                 text += String(format: " against the main thread's %.2f s freeze", stall(plain))
             }

@@ -83,7 +83,7 @@ public enum BulkSave {
             try committed(total)
         case .multiRowBatches:
             let batcher = try UpsertBatcher(
-                database: database, table: "tblA", columns: SaveJob.columns, key: "id",
+                database: database, table: ArticleSchema.name, columns: ArticleSchema.columns, key: ArticleSchema.key,
                 maxRowsPerStatement: job.batchRows)
             rowsPerStatement = batcher.rowsPerStatement
             commits = try writeInTransactions(

@@ -27,13 +27,10 @@ public enum FiveHundredLimit {
         public var batchedRowsWritten: Int
     }
 
-    static let table = "create table tblA (id text, message text, flg boolean, primary key (id))"
-    static let columns = ["id", "message", "flg"]
-
     static func row(_ i: Int) -> [SQLValue] { [.text(String(i)), .text("m\(i)"), .integer(Int64(i % 2))] }
 
     public static func run(on database: SQLiteDatabase, oldVariableLimit: Int = 999) throws -> Findings {
-        try database.execute(table)
+        try database.execute(ArticleSchema.table)
         let terms = database.compoundSelectLimit
 
         // INSERT ... SELECT ?,?,? UNION ALL SELECT ?,?,? ...: one compound term per row.
@@ -62,7 +59,7 @@ public enum FiveHundredLimit {
         let variableLimit = database.variableLimit
         database.variableLimit = oldVariableLimit
         defer { database.variableLimit = variableLimit }
-        let overRows = oldVariableLimit / columns.count + 1
+        let overRows = oldVariableLimit / ArticleSchema.columns.count + 1
         let tooMany =
             "insert into tblA (id, message, flg) values "
             + Array(repeating: "(?, ?, ?)", count: overRows).joined(separator: ", ")
@@ -73,7 +70,8 @@ public enum FiveHundredLimit {
             tooManyError = error.message
         }
         // The batcher sizes its statements from the (lowered) limit, so it just works.
-        let batcher = try UpsertBatcher(database: database, table: "tblA", columns: columns, key: "id")
+        let batcher = try UpsertBatcher(
+            database: database, table: ArticleSchema.name, columns: ArticleSchema.columns, key: ArticleSchema.key)
         try database.transaction { try batcher.write((40_000..<41_000).map(row)) }
         let written =
             try database.query("select count(*) from tblA where cast(id as integer) between 40000 and 40999").first?

@@ -42,8 +42,8 @@ public enum ReplaceHazards {
         -- REPLACE fires delete triggers only with recursive triggers on; apps that rely on
         -- triggers usually have it on. Foreign key actions fire either way.
         PRAGMA recursive_triggers = ON;
-        create table tblA (id text, message text, flg boolean, primary key (id));
-        create table reply (rid integer primary key, parent text not null references tblA(id) on delete cascade, body text);
+        \(ArticleSchema.table);
+        \(ArticleSchema.replies);
         create table deleted_log (id text);
         create trigger tblA_deleted after delete on tblA begin insert into deleted_log (id) values (old.id); end;
         """

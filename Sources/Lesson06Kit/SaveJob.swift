@@ -19,12 +19,12 @@ public enum SaveStrategy: String, CaseIterable, Sendable {
     case updateThenInsert = "update, then insert or ignore"
 
     /// The JSON metric name of this strategy's speed.
-    public var metricName: String {
+    public var metricName: MetricName {
         switch self {
-        case .perRowCommit: "perRowCommitRowsPerSecond"
-        case .oneTransaction: "oneTransactionRowsPerSecond"
-        case .multiRowBatches: "multiRowBatchesRowsPerSecond"
-        case .updateThenInsert: "updateThenInsertRowsPerSecond"
+        case .perRowCommit: .perRowCommitRowsPerSecond
+        case .oneTransaction: .oneTransactionRowsPerSecond
+        case .multiRowBatches: .multiRowBatchesRowsPerSecond
+        case .updateThenInsert: .updateThenInsertRowsPerSecond
         }
     }
 }
@@ -47,9 +47,6 @@ public struct SaveJob: Sendable {
     public var variableLimit: Int?
     /// Every `seedEvery`-th id exists before the job starts.
     var seedEvery = 10
-
-    public static let columns = ["id", "message", "flg"]
-    public static let schema = "create table tblA (id text, message text, flg boolean, primary key (id))"
 
     public init() {}
 
@@ -115,7 +112,7 @@ public struct SaveJob: Sendable {
     /// Creates the table and the rows that exist before the job (not timed).
     public func prepare(_ database: SQLiteDatabase) throws {
         try database.execute("PRAGMA journal_mode = WAL")
-        try database.execute(Self.schema)
+        try database.execute(ArticleSchema.table)
         let seed = try database.prepare("insert into tblA (id, message, flg) values (?, ?, ?)")
         try database.transaction {
             for i in stride(from: seedEvery, through: rows, by: seedEvery) {

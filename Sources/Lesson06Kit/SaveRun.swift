@@ -81,7 +81,7 @@ public enum SaveRun {
                 }
                 // After the variant's own cancel handler: its writer is stopped when this reads.
                 controller.onCancel { writtenAtCancel = written?.count() }
-            default:
+            case .noThread:
                 // On main, between two commits: nothing is in flight when this reads.
                 controller.onCancel { writtenAtCancel = written?.count() }
                 NoThreadSave.run(controller, databases: databases)
@@ -93,16 +93,16 @@ public enum SaveRun {
             tornReads: watcher?.tornReads ?? [])
         run.metrics += controller.results.map { ($0.strategy.metricName, .perSecond($0.rowsPerSecond)) }
         if let batches = controller.results.first(where: { $0.strategy == .multiRowBatches }) {
-            run.metrics.append(("rowsPerStatement", .count(batches.rowsPerStatement)))
-            run.metrics.append(("batchCommits", .count(batches.commits)))
+            run.metrics.append((.rowsPerStatement, .count(batches.rowsPerStatement)))
+            run.metrics.append((.batchCommits, .count(batches.commits)))
         }
         run.metrics += [
-            ("countReadsOnMain", .count(run.details.countReadsOnMain)),
-            ("tornCountReads", .count(run.details.tornReads.count)),
+            (.countReadsOnMain, .count(run.details.countReadsOnMain)),
+            (.tornCountReads, .count(run.details.tornReads.count)),
         ]
         if controller.wasCancelledByUser, let written, let writtenAtCancel {
             let late = max(0, written.count() - writtenAtCancel)
-            run.metrics.append(("rowsCommittedAfterCancel", .count(late)))
+            run.metrics.append((.rowsCommittedAfterCancel, .count(late)))
             if late > 0, run.failure == nil {
                 run.failure = "after the cancel, \(counted(late, "row")) were committed to the database"
             }
@@ -128,16 +128,11 @@ public enum SaveRun {
             return String(format: "%@ %.3f s", run.name, run.screen.maxStallSeconds) + watched
         }
         var alive = "Worst freeze of the Screen: " + freezes.joined(separator: "; ") + "."
-        if let queued = runs.first(where: { $0.name == Variant.threaded.rawValue }),
-            let actor = runs.first(where: { $0.name == Variant.async.rawValue })
-        {
-            // "As alive": within the tests' margin (twice the queue's freeze, or 50 ms).
-            let asAlive = actor.screen.maxStallSeconds <= max(2 * queued.screen.maxStallSeconds, 0.05)
-            alive += String(
-                format:
-                    " The writer actor kept the Screen %@ the writer queue (total %.2f s vs %.2f s), without a queue of our own.",
-                asAlive ? "as alive as" : "less alive than", actor.seconds("totalSeconds") ?? 0,
-                queued.seconds("totalSeconds") ?? 0)
+        if let queued = runs.run(.threaded), let actor = runs.run(.async) {
+            alive +=
+                " The writer actor was "
+                + VariantComparison.verdict(actor, against: queued, otherName: "the writer queue")
+                + ", without a queue of our own."
         } else if runs.count == 1 {
             alive += " Run all three variants (the default) to compare them."
         }
@@ -164,7 +159,7 @@ public enum SaveRun {
 
     /// The database file of one strategy in one variant: "threaded-multiRowBatchesRowsPerSecond.sqlite".
     public static func databasePath(_ variant: Variant, _ strategy: SaveStrategy, in folder: ScratchFolder) -> String {
-        folder.file("\(variant.rawValue)-\(strategy.metricName).sqlite")
+        folder.file("\(variant.rawValue)-\(strategy.metricName.rawValue).sqlite")
     }
 
     /// Each database's table as one number (see `BulkSave.digest`); none for a file that cannot be read.

@@ -49,13 +49,13 @@ public struct UpsertDemonstrations: LessonSetup {
     public func tearDown() { folder.tearDown() }
 
     /// The report's parameters: the job, and the limits of the SQLite that ran it.
-    public func parameters(for job: SaveJob) -> [(String, Metric)] {
+    public func parameters(for job: SaveJob) -> [(MetricName, Metric)] {
         [
-            ("rows", .count(job.rows)), ("perRowCommitRows", .count(job.rows(for: .perRowCommit))),
-            ("batchRows", .count(job.batchRows)), ("commitLatencySeconds", .seconds(job.commitLatencySeconds)),
-            ("sqliteVersion", .text(limits.libraryVersion)),
-            ("variableLimit", .count(job.variableLimit ?? limits.variableLimit)),
-            ("compoundSelectLimit", .count(limits.compoundSelectLimit)),
+            (.rows, .count(job.rows)), (.perRowCommitRows, .count(job.rows(for: .perRowCommit))),
+            (.batchRows, .count(job.batchRows)), (.commitLatencySeconds, .seconds(job.commitLatencySeconds)),
+            (.sqliteVersion, .text(limits.libraryVersion)),
+            (.variableLimit, .count(job.variableLimit ?? limits.variableLimit)),
+            (.compoundSelectLimit, .count(limits.compoundSelectLimit)),
         ]
     }
 

@@ -57,14 +57,14 @@ public enum HeightsRun {
             case .async:
                 AsyncHeights.start(
                     controller, cellWidth: cellWidth, chunkSize: settings.chunkSize, tasks: settings.tasks)
-            default: NoThreadHeights.run(controller, cellWidth: cellWidth)
+            case .noThread: NoThreadHeights.run(controller, cellWidth: cellWidth)
             }
         }
         let cache = controller.cache
         run.metrics += [
-            ("rowsMeasured", .count(cache.measuredCount)), ("cacheHits", .count(cache.hits)),
-            ("estimatedHeightsUsed", .count(cache.estimates)),
-            ("contentHeightPoints", .count(Int(run.details.heights.reduce(0) { $0 + ($1 ?? 0) }))),
+            (.rowsMeasured, .count(cache.measuredCount)), (.cacheHits, .count(cache.hits)),
+            (.estimatedHeightsUsed, .count(cache.estimates)),
+            (.contentHeightPoints, .count(Int(run.details.heights.reduce(0) { $0 + ($1 ?? 0) }))),
         ]
         return run
     }
@@ -79,18 +79,15 @@ public enum HeightsRun {
         let each = runs.map { run in
             String(
                 format: "%@: table on screen after %.3f s, worst freeze %.3f s, all measured after %.2f s", run.name,
-                run.screen.firstRowsSeconds ?? 0, run.screen.maxStallSeconds, run.seconds("totalSeconds") ?? 0)
+                run.screen.firstRowsSeconds ?? 0, run.screen.maxStallSeconds, run.seconds(.totalSeconds) ?? 0)
         }
         var text = "The same \(first.details.heights.count) heights \(runs.count == 1 ? "measured" : "every way"); "
         text += each.joined(separator: "; ") + "."
-        if let queued = runs.first(where: { $0.name == Variant.threaded.rawValue }),
-            let tasks = runs.first(where: { $0.name == Variant.async.rawValue })
-        {
-            // "As free": within the tests' margin (twice the queue's freeze, or 50 ms).
-            let asFree = tasks.screen.maxStallSeconds <= max(2 * queued.screen.maxStallSeconds, 0.05)
+        if let queued = runs.run(.threaded), let tasks = runs.run(.async) {
             text +=
-                " The task group kept the main thread \(asFree ? "as free as" : "less free than") the queue,"
-                + " without a queue of our own."
+                " The task group was "
+                + VariantComparison.verdict(tasks, against: queued, otherName: "the queue")
+                + ", without a queue of our own."
         } else if runs.count == 1 {
             text += " Run all three variants (the default) to compare them."
         }

@@ -72,7 +72,7 @@ struct Lesson01: LessonProgram, NetworkDefaults {
         case .noThread: "no-thread: every request sent from the main thread, each waited for in turn"
         case .async:
             "async: login awaited, then a task group of \(width) on the main actor; each await holds no thread"
-        default:
+        case .threaded:
             "threaded: FetchOperations and ParseOperations on one OperationQueue, \(width) at a time; results hop to main"
         }
     }
@@ -84,10 +84,10 @@ struct Lesson01: LessonProgram, NetworkDefaults {
         return AccountRun.perform(variant, plan: plan, settings: settings)
     }
 
-    func parameters(_ plan: AccountPlan) -> [(String, Metric)] {
+    func parameters(_ plan: AccountPlan) -> [(MetricName, Metric)] {
         [
-            ("items", .count(items)), ("width", .count(width)), ("slowLatencySeconds", .seconds(slowLatency)),
-            ("cancel", .text(cancel ? "item 1" : "none")),
+            (.items, .count(items)), (.width, .count(width)), (.slowLatencySeconds, .seconds(slowLatency)),
+            (.cancel, .text(cancel ? "item 1" : "none")),
         ] + plan.endpoint.parameters
     }
 

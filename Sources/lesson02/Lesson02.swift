@@ -64,7 +64,7 @@ struct Lesson02: LessonProgram, NetworkDefaults {
             switch variant {
             case .threaded: .threaded(.keepAlive, .streaming)
             case .async: .async
-            default: .noThread
+            case .noThread: .noThread
             }
         }
         guard compare, variants.contains(.threaded) else { return main }
@@ -82,8 +82,8 @@ struct Lesson02: LessonProgram, NetworkDefaults {
         FeedRun.perform(kind, endpoint: endpoint, items: items, output: output, cancelAfter: common.cancelAfter)
     }
 
-    func parameters(_ endpoint: FixtureEndpoint) -> [(String, Metric)] {
-        [("items", .count(items)), ("feedBytes", .bytes(feedBytes(endpoint)))] + endpoint.parameters
+    func parameters(_ endpoint: FixtureEndpoint) -> [(MetricName, Metric)] {
+        [(.items, .count(items)), (.feedBytes, .bytes(feedBytes(endpoint)))] + endpoint.parameters
     }
 
     func takeaway(_ runs: [VariantRun<FeedDetails>]) -> String { FeedRun.takeaway(runs) }

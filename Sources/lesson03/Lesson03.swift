@@ -81,7 +81,7 @@ struct Lesson03: LessonProgram, NetworkDefaults {
             let width = imageWidth == 1 ? "one icon at a time" : "\(imageWidth) icons at a time"
             return
                 "async: timeline awaited in a main-actor task, icons in a task group (\(width)), set on the main actor"
-        default:
+        case .noThread:
             return "no-thread: fetch the timeline, then each icon while drawing its row, all on the main thread"
         }
     }
@@ -105,53 +105,12 @@ struct Lesson03: LessonProgram, NetworkDefaults {
         return TimelineRun.perform(variant, endpoint: endpoint, settings: settings)
     }
 
-    func parameters(_ endpoint: FixtureEndpoint) -> [(String, Metric)] {
+    func parameters(_ endpoint: FixtureEndpoint) -> [(MetricName, Metric)] {
         [
-            ("rows", .count(rows)), ("imageWidth", .count(imageWidth)), ("visibleRows", .count(visibleRows)),
-            ("scroll", .text(scroll)), ("iconCache", .text(noCache ? "off" : "on")),
+            (.rows, .count(rows)), (.imageWidth, .count(imageWidth)), (.visibleRows, .count(visibleRows)),
+            (.scroll, .text(scroll)), (.iconCache, .text(noCache ? "off" : "on")),
         ] + endpoint.parameters
     }
 
-    func takeaway(_ runs: [VariantRun<TimelineDetails>]) -> String {
-        let plain = runs.first { $0.name == "no-thread" }
-        let queued = runs.first { $0.name == "threaded" }
-        let awaited = runs.first { $0.name == "async" }
-        var sentences: [String] = []
-        if let plain, let moved = queued ?? awaited {
-            let helper = queued == nil ? "Tasks" : "Queues"
-            let figures = String(
-                format:
-                    "the worst freeze went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.",
-                plain.screen.maxStallSeconds, moved.screen.maxStallSeconds, moved.screen.firstContentSeconds ?? 0,
-                plain.screen.firstContentSeconds ?? 0)
-            sentences.append("\(helper) did not make the network faster, they kept the main thread free: " + figures)
-        }
-        if let awaited {
-            let total = awaited.seconds("totalSeconds") ?? 0
-            if let queued {
-                sentences.append(
-                    String(
-                        format:
-                            "async: worst freeze %.3f s, total %.2f s (queues: %.3f s, %.2f s), without a thread of our own.",
-                        awaited.screen.maxStallSeconds, total, queued.screen.maxStallSeconds,
-                        queued.seconds("totalSeconds") ?? 0))
-            } else if plain == nil {
-                sentences.append(
-                    String(
-                        format: "async: worst freeze %.3f s, total %.2f s, without a thread of our own.",
-                        awaited.screen.maxStallSeconds, total))
-            }
-        }
-        if let any = runs.first, let requests = any.count("iconRequests"), let hits = any.count("iconCacheHits") {
-            sentences.append(
-                noCache
-                    ? "Without the cache every row that came back into view was fetched again: \(counted(requests, "icon request"))."
-                    : "The cache saved \(counted(hits, "request")): \(counted(requests, "icon request")) for the rows shown."
-            )
-        }
-        if runs.count < 2 {
-            sentences.append("Run all variants (the default) to compare them.")
-        }
-        return sentences.joined(separator: " ")
-    }
+    func takeaway(_ runs: [VariantRun<TimelineDetails>]) -> String { TimelineRun.takeaway(runs, cache: !noCache) }
 }

@@ -46,7 +46,7 @@ struct Lesson04: LessonProgram, NetworkDefaults {
         switch variant {
         case .threaded: "threaded: all three started together, parsed on parse-queue, rows added on main"
         case .async: "async: a task group of three per round, awaited and parsed off main, rows added on the main actor"
-        default: "no-thread: each API in turn on the main thread, the main thread waits, then parses"
+        case .noThread: "no-thread: each API in turn on the main thread, the main thread waits, then parses"
         }
     }
 
@@ -59,40 +59,9 @@ struct Lesson04: LessonProgram, NetworkDefaults {
         return GzipRun.perform(variant, endpoint: setup.endpoint, ledger: setup.ledger, settings: settings)
     }
 
-    func parameters(_ setup: GzipSetup) -> [(String, Metric)] {
-        [("apis", .text(XMLAPIs.all.map(\.name).joined(separator: ",")))] + setup.endpoint.parameters
+    func parameters(_ setup: GzipSetup) -> [(MetricName, Metric)] {
+        [(.apis, .text(XMLAPIs.all.map(\.name).joined(separator: ",")))] + setup.endpoint.parameters
     }
 
-    func takeaway(_ runs: [VariantRun<GzipDetails>]) -> String {
-        guard let first = runs.first?.details else { return "" }
-        var text = String(
-            format: """
-                gzip sent %d bytes instead of %d (%.2fx) for the same %d decoded bytes, and all three \
-                APIs were parsed after %.2f s instead of %.2f s (%@).
-                """, first.wireBytes(.gzip), first.wireBytes(.identity), first.gzipRatio, first.decodedBytes,
-            first.roundSeconds(.gzip), first.roundSeconds(.identity), runs[0].name)
-        let plain = runs.first { $0.name == "no-thread" }
-        let queued = runs.first { $0.name == "threaded" }
-        let tasks = runs.first { $0.name == "async" }
-        if let plain, let queued {
-            text += String(
-                format:
-                    " Threads did not shrink a byte; they kept the main thread free (worst freeze %.2f s vs %.3f s).",
-                plain.screen.maxStallSeconds, queued.screen.maxStallSeconds)
-        }
-        if let tasks {
-            text += String(
-                format: " async: worst freeze %.3f s, total %.2f s", tasks.screen.maxStallSeconds, total(tasks))
-            if let queued {
-                text += String(format: " (threaded: %.2f s)", total(queued))
-                text += abs(total(tasks) - total(queued)) <= 0.1 * total(queued) ? ", the same as the queues" : ""
-            } else if let plain {
-                text += String(format: " against the main thread's %.2f s freeze", plain.screen.maxStallSeconds)
-            }
-            text += ", without a thread of our own."
-        }
-        return text
-    }
-
-    private func total(_ run: VariantRun<GzipDetails>) -> Double { run.seconds("totalSeconds") ?? 0 }
+    func takeaway(_ runs: [VariantRun<GzipDetails>]) -> String { GzipRun.takeaway(runs) }
 }

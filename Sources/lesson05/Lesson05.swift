@@ -69,7 +69,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             "threaded: fetch on network-queue while database-queue pre-loads, parse on parse-queue, UI on main; three launches"
         case .async:
             "async: fetch awaited while the ProductCache actor pre-loads, parse on the actor, UI on the main actor; three launches"
-        default: "no-thread: fetch, pre-load and parse, all on the main thread; three launches"
+        case .noThread: "no-thread: fetch, pre-load and parse, all on the main thread; three launches"
         }
     }
 
@@ -78,10 +78,10 @@ struct Lesson05: LessonProgram, NetworkDefaults {
         ShopRun.perform(variant, setup: setup, output: output, cancelAfter: common.cancelAfter)
     }
 
-    func parameters(_ setup: ShopSetup) -> [(String, Metric)] {
+    func parameters(_ setup: ShopSetup) -> [(MetricName, Metric)] {
         [
-            ("products", .count(products)), ("orders", .count(orders)), ("maxAgeSeconds", .count(maxAge)),
-            ("httpCache", .text("HTTPDiskCache (on disk; URLCache does not cache on Linux)")),
+            (.products, .count(products)), (.orders, .count(orders)), (.maxAgeSeconds, .count(maxAge)),
+            (.httpCache, .text("HTTPDiskCache (on disk; URLCache does not cache on Linux)")),
         ] + setup.endpoint.parameters
     }
 

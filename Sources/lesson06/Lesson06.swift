@@ -58,9 +58,10 @@ struct Lesson06: LessonProgram {
         guard (0...1).contains(commitLatency) else {
             throw ValidationError("--commit-latency must be between 0 and 1 second (got \(commitLatency))")
         }
-        if let variableLimit, variableLimit < SaveJob.columns.count {
+        if let variableLimit, variableLimit < ArticleSchema.columns.count {
             throw ValidationError(
-                "--variable-limit must be at least \(SaveJob.columns.count), one row's values (got \(variableLimit))")
+                "--variable-limit must be at least \(ArticleSchema.columns.count), one row's values (got \(variableLimit))"
+            )
         }
     }
 
@@ -79,7 +80,7 @@ struct Lesson06: LessonProgram {
             "threaded: every strategy on writer-queue (own connection, WAL); main draws and reads the row count each frame"
         case .async:
             "async: every strategy in a writer actor (own connection, WAL), awaited by a main-actor task; main reads the row count each frame"
-        default: "no-thread: every strategy on the main thread"
+        case .noThread: "no-thread: every strategy on the main thread"
         }
     }
 
@@ -90,7 +91,7 @@ struct Lesson06: LessonProgram {
         return SaveRun.perform(variant, settings: settings, folder: setup.folder)
     }
 
-    func parameters(_ setup: UpsertDemonstrations) -> [(String, Metric)] { setup.parameters(for: job) }
+    func parameters(_ setup: UpsertDemonstrations) -> [(MetricName, Metric)] { setup.parameters(for: job) }
 
     func takeaway(_ runs: [VariantRun<SaveDetails>]) -> String { SaveRun.takeaway(runs) }
 }

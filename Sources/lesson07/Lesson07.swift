@@ -78,7 +78,7 @@ struct Lesson07: LessonProgram {
             "threaded: draw with estimated heights now, measure on height-queue in chunks of \(chunkSize), reload on main"
         case .async:
             "async: draw with estimated heights now, measure chunks of \(chunkSize) in a task group of width \(tasks), reload on the main actor"
-        default: "no-thread: measure every row on the main thread, then draw the table"
+        case .noThread: "no-thread: measure every row on the main thread, then draw the table"
         }
     }
 
@@ -89,11 +89,11 @@ struct Lesson07: LessonProgram {
         return HeightsRun.perform(variant, settings: settings)
     }
 
-    func parameters(_ setup: NoSetup) -> [(String, Metric)] {
+    func parameters(_ setup: NoSetup) -> [(MetricName, Metric)] {
         [
-            ("rows", .count(rows)), ("width", .count(width)), ("chunkSize", .count(chunkSize)),
-            ("tasks", .count(tasks)),
-            ("estimatedHeightPoints", .count(Int(HeightsRun.Settings().estimatedHeight))),
+            (.rows, .count(rows)), (.width, .count(width)), (.chunkSize, .count(chunkSize)),
+            (.tasks, .count(tasks)),
+            (.estimatedHeightPoints, .count(Int(HeightsRun.Settings().estimatedHeight))),
         ]
     }
 

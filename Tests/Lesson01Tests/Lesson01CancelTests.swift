@@ -64,7 +64,7 @@ final class Lesson01CancelTests: XCTestCase {
             // The server answers login at about 0.05 s: cancel just after.
             let run = run(variant, cancelAfter: 0.06)
             XCTAssertEqual(problems(run, variant), [], "\(variant)")
-            XCTAssertEqual(run.count("rowsAfterCancel"), 0, "\(variant)")
+            XCTAssertEqual(run.count(.rowsAfterCancel), 0, "\(variant)")
         }
     }
 

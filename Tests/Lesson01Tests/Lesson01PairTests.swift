@@ -44,13 +44,13 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertEqual(plain.rows, queued.rows)
         XCTAssertEqual(plain.rows, tasks.rows)
         XCTAssertEqual(tasks.rows[2].text, AccountPlan.welcomeText, "the async fetch handled the data: URL too")
-        XCTAssertEqual(tasks.metric("requestsServed"), 8)
+        XCTAssertEqual(tasks.metric(.requestsServed), 8)
         XCTAssertEqual(
             queued.rows[1].text,
             "Aoi: \(AccountAPI.profile(for: "aoi").followers) followers, \(AccountAPI.profile(for: "aoi").posts) posts")
         XCTAssertEqual(queued.rows[2].text, AccountPlan.welcomeText, "the data: URL's plain URLResponse was handled")
-        XCTAssertEqual(plain.metric("requestsServed"), 8)
-        XCTAssertEqual(queued.metric("requestsServed"), 8)
+        XCTAssertEqual(plain.metric(.requestsServed), 8)
+        XCTAssertEqual(queued.metric(.requestsServed), 8)
     }
 
     func testLoginComesBeforeUserAndItemsEveryWay() throws {
@@ -69,15 +69,15 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertNil(queued.failure)
         // Threaded: the tap arrives while item 1 is in flight; it finishes cancelled, no data.
         XCTAssertEqual(queued.cancelled, ["item 1"])
-        XCTAssertEqual(queued.metric("cancelledItemDelivered"), 0)
+        XCTAssertEqual(queued.metric(.cancelledItemDelivered), 0)
         // No-thread: the tap waits for the main thread, which is busy until item 1 is in.
         XCTAssertEqual(plain.cancelled, [])
-        XCTAssertEqual(plain.metric("cancelledItemDelivered"), 1)
+        XCTAssertEqual(plain.metric(.cancelledItemDelivered), 1)
         // Every other row is the same both ways.
         XCTAssertEqual(plain.rows.filter { $0.detail != "item 1" }, queued.rows.filter { $0.detail != "item 1" })
-        XCTAssertLessThan(queued.time("cancelTapHandledSeconds"), 0.5 * plain.time("cancelTapHandledSeconds"))
+        XCTAssertLessThan(queued.time(.cancelTapHandledSeconds), 0.5 * plain.time(.cancelTapHandledSeconds))
         // Cancelling saved the slow item's wait: the threaded run does not include it.
-        XCTAssertLessThan(queued.time("totalSeconds"), 0.5 * plain.time("totalSeconds"))
+        XCTAssertLessThan(queued.time(.totalSeconds), 0.5 * plain.time(.totalSeconds))
     }
 
     func testTheAsyncTapCancelsTheSlowItemsTaskInFlight() {
@@ -86,10 +86,10 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertNil(tasks.failure)
         // The tap cancels that one item's Task; its request ends cancelled, with no data.
         XCTAssertEqual(tasks.cancelled, ["item 1"])
-        XCTAssertEqual(tasks.metric("cancelledItemDelivered"), 0)
+        XCTAssertEqual(tasks.metric(.cancelledItemDelivered), 0)
         XCTAssertEqual(plain.rows.filter { $0.detail != "item 1" }, tasks.rows.filter { $0.detail != "item 1" })
-        XCTAssertLessThan(tasks.time("cancelTapHandledSeconds"), 0.5 * plain.time("cancelTapHandledSeconds"))
-        XCTAssertLessThan(tasks.time("totalSeconds"), 0.5 * plain.time("totalSeconds"))
+        XCTAssertLessThan(tasks.time(.cancelTapHandledSeconds), 0.5 * plain.time(.cancelTapHandledSeconds))
+        XCTAssertLessThan(tasks.time(.totalSeconds), 0.5 * plain.time(.totalSeconds))
     }
 
     func testThreadedKeepsTheMainThreadFree() {
@@ -99,7 +99,7 @@ final class Lesson01PairTests: XCTestCase {
         let (plain, queued) = firstPassing(
             passes: { $1.screen.maxStallSeconds < 0.25 * $0.screen.maxStallSeconds },
             { (run(.noThread, items: 8, cancel: false), run(.threaded, items: 8, cancel: false)) })
-        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plain.time("totalSeconds"))
+        XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plain.time(.totalSeconds))
         XCTAssertLessThan(
             queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
             "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
@@ -117,21 +117,18 @@ final class Lesson01PairTests: XCTestCase {
             (run(.threaded, items: 8, cancel: false), run(.async, items: 8, cancel: false))
         }
         XCTAssertLessThanOrEqual(
-            tasks.screen.maxStallSeconds, max(2 * queued.screen.maxStallSeconds, 0.05),
+            tasks.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: queued.screen.maxStallSeconds),
             "async stall \(tasks.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
         XCTAssertLessThan(tasks.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
         XCTAssertLessThanOrEqual(
-            tasks.time("totalSeconds"), 1.2 * queued.time("totalSeconds") + 0.1,
-            "async total \(tasks.time("totalSeconds")) s vs threaded \(queued.time("totalSeconds")) s")
+            tasks.time(.totalSeconds), VariantComparison.totalAllowed(against: queued.time(.totalSeconds)),
+            "async total \(tasks.time(.totalSeconds)) s vs threaded \(queued.time(.totalSeconds)) s")
         XCTAssertEqual(tasks.maxConcurrent, 2, "the task group's width, like the queue's")
     }
 
-    /// The async run's worst freeze within 2x the queue's (or 0.05 s: two near-zero numbers),
-    /// and its total within 1.2x (plus 0.1 s).
+    /// The async run as free and as fast as the other (the lessons' one rule, `VariantComparison`).
     static func asFreeAndAsFast(_ queued: VariantRun<AccountDetails>, _ tasks: VariantRun<AccountDetails>) -> Bool {
-        let freeze = max(2 * queued.screen.maxStallSeconds, 0.05)
-        let total = 1.2 * queued.time("totalSeconds") + 0.1
-        return tasks.screen.maxStallSeconds <= freeze && tasks.time("totalSeconds") <= total
+        VariantComparison.isAsFreeAndAsFast(tasks, as: queued)
     }
 
     func testTheQueueOverlapsRequestsUpToItsWidth() {
@@ -140,7 +137,7 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertEqual(serial.maxConcurrent, 1)
         XCTAssertLessThanOrEqual(wide.maxConcurrent, 4)
         XCTAssertGreaterThanOrEqual(wide.maxConcurrent, 2)
-        XCTAssertLessThan(wide.time("totalSeconds"), 0.75 * serial.time("totalSeconds"))
+        XCTAssertLessThan(wide.time(.totalSeconds), 0.75 * serial.time(.totalSeconds))
         XCTAssertEqual(serial.rows, wide.rows)
     }
 
@@ -150,7 +147,7 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertEqual(serial.maxConcurrent, 1)
         XCTAssertLessThanOrEqual(wide.maxConcurrent, 4)
         XCTAssertGreaterThanOrEqual(wide.maxConcurrent, 2)
-        XCTAssertLessThan(wide.time("totalSeconds"), 0.75 * serial.time("totalSeconds"))
+        XCTAssertLessThan(wide.time(.totalSeconds), 0.75 * serial.time(.totalSeconds))
         XCTAssertEqual(serial.rows, wide.rows)
     }
 
@@ -220,9 +217,9 @@ extension VariantRun<AccountDetails> {
     var completionOrder: [String] { details.completionOrder }
     var cancelled: [String] { details.cancelled }
     var maxConcurrent: Int { details.maxConcurrent }
-    func metric(_ name: String) -> Int? { count(name) }
+    func metric(_ name: MetricName) -> Int? { count(name) }
     /// A seconds metric, or -1 when the run has none.
-    func time(_ name: String) -> Double { seconds(name) ?? -1 }
+    func time(_ name: MetricName) -> Double { seconds(name) ?? -1 }
 }
 
 extension Lesson01PairTests {

@@ -56,9 +56,9 @@ final class Lesson02CancelTests: XCTestCase {
         for kind in kinds where kind != .noThread {
             let run = run(kind, cancelAfter: 0.5)
             XCTAssertEqual(problems(run, kind), [], kind.name)
-            XCTAssertNotNil(run.seconds("cancelHandledSeconds"), "\(kind.name): finished before the cancel")
-            XCTAssertEqual(run.count("rowsAfterCancel"), 0, kind.name)
-            XCTAssertLessThan(run.count("itemsShown") ?? 0, 120, "\(kind.name): the whole feed after a cancel")
+            XCTAssertNotNil(run.seconds(.cancelHandledSeconds), "\(kind.name): finished before the cancel")
+            XCTAssertEqual(run.count(.rowsAfterCancel), 0, kind.name)
+            XCTAssertLessThan(run.count(.itemsShown) ?? 0, 120, "\(kind.name): the whole feed after a cancel")
         }
     }
 

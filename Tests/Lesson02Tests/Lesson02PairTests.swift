@@ -45,12 +45,9 @@ final class Lesson02PairTests: XCTestCase {
         XCTAssertEqual(awaited.items, expected, "same items, same order")
     }
 
-    /// The async run's worst freeze within 2x the run-loop thread's (or 0.05 s: two near-zero
-    /// numbers), and its total within 1.2x (plus 0.1 s).
+    /// The async run as free and as fast as the other (the lessons' one rule, `VariantComparison`).
     static func asFreeAndAsFast(_ streamed: VariantRun<FeedDetails>, _ awaited: VariantRun<FeedDetails>) -> Bool {
-        let freeze = max(2 * streamed.screen.maxStallSeconds, 0.05)
-        let total = 1.2 * (streamed.seconds("totalSeconds") ?? 0) + 0.1
-        return awaited.screen.maxStallSeconds <= freeze && (awaited.seconds("totalSeconds") ?? .infinity) <= total
+        VariantComparison.isAsFreeAndAsFast(awaited, as: streamed)
     }
 
     func testAsyncKeepsTheMainThreadAsFreeAsTheRunLoopThreadWithoutAThread() throws {
@@ -58,17 +55,18 @@ final class Lesson02PairTests: XCTestCase {
         let plain = run(.noThread)
         let (streamed, awaited) = firstPassing(passes: Self.asFreeAndAsFast) { (run(threaded), run(.async)) }
         XCTAssertLessThanOrEqual(
-            awaited.screen.maxStallSeconds, max(2 * streamed.screen.maxStallSeconds, 0.05),
+            awaited.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: streamed.screen.maxStallSeconds),
             "stall: async \(awaited.screen.maxStallSeconds) s, threaded \(streamed.screen.maxStallSeconds) s")
         XCTAssertLessThan(awaited.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
-        let awaitedTotal = try XCTUnwrap(awaited.seconds("totalSeconds"))
-        let streamedTotal = try XCTUnwrap(streamed.seconds("totalSeconds"))
-        XCTAssertLessThanOrEqual(awaitedTotal, 1.2 * streamedTotal + 0.1, "total: async vs threaded")
+        let awaitedTotal = try XCTUnwrap(awaited.seconds(.totalSeconds))
+        let streamedTotal = try XCTUnwrap(streamed.seconds(.totalSeconds))
+        XCTAssertLessThanOrEqual(
+            awaitedTotal, VariantComparison.totalAllowed(against: streamedTotal), "total: async vs threaded")
         // Items go on the Screen as they are parsed, long before the last byte.
         let firstItem = try XCTUnwrap(awaited.firstItemSeconds)
         XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(awaited.downloadSeconds)))
         XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(plain.firstItemSeconds)))
-        XCTAssertGreaterThan(awaited.metric("itemsBeforeDownloadEnded") ?? 0, FeedAPI.defaultItems / 2)
+        XCTAssertGreaterThan(awaited.metric(.itemsBeforeDownloadEnded) ?? 0, FeedAPI.defaultItems / 2)
         // Every event was taken in on the main actor, i.e. on the real main thread.
         let probe = try XCTUnwrap(awaited.probe)
         XCTAssertGreaterThan(probe.chunks, 5)
@@ -172,9 +170,9 @@ final class Lesson02PairTests: XCTestCase {
         let firstItem = try XCTUnwrap(streamed.firstItemSeconds)
         let downloaded = try XCTUnwrap(streamed.downloadSeconds)
         XCTAssertLessThan(firstItem, 0.5 * downloaded, "first item at \(firstItem) s, last byte at \(downloaded) s")
-        XCTAssertGreaterThan(streamed.metric("itemsBeforeDownloadEnded") ?? 0, FeedAPI.defaultItems / 2)
+        XCTAssertGreaterThan(streamed.metric(.itemsBeforeDownloadEnded) ?? 0, FeedAPI.defaultItems / 2)
         // Parse-after-download: not one item before the last byte.
-        XCTAssertEqual(afterwards.metric("itemsBeforeDownloadEnded"), 0)
+        XCTAssertEqual(afterwards.metric(.itemsBeforeDownloadEnded), 0)
         XCTAssertGreaterThanOrEqual(
             try XCTUnwrap(afterwards.firstItemSeconds), try XCTUnwrap(afterwards.downloadSeconds))
         XCTAssertEqual(streamed.items, afterwards.items)
@@ -236,5 +234,5 @@ extension VariantRun<FeedDetails> {
     var threadStats: RunLoopThread.Stats? { details.threadStats }
     var firstItemSeconds: Double? { details.firstItemSeconds }
     var downloadSeconds: Double? { details.downloadSeconds }
-    func metric(_ name: String) -> Int? { count(name) }
+    func metric(_ name: MetricName) -> Int? { count(name) }
 }

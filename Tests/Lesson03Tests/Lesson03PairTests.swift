@@ -48,12 +48,12 @@ final class Lesson03PairTests: XCTestCase {
             XCTAssertEqual(row.icon, FixtureAPI.icon(for: row.detail), "row \(index + 1)")
         }
         // One timeline request and one per icon, every way.
-        XCTAssertEqual(runs.map { $0.count("requestsServed") }, [11, 11, 11])
+        XCTAssertEqual(runs.map { $0.count(.requestsServed) }, [11, 11, 11])
     }
 
     func testNoThreadFreezesTheScreenForMostOfItsRun() throws {
         let plain = run(.noThread)
-        let total = try XCTUnwrap(plain.seconds("totalSeconds"))
+        let total = try XCTUnwrap(plain.seconds(.totalSeconds))
         XCTAssertGreaterThanOrEqual(
             plain.screen.maxStallSeconds, 0.8 * total,
             "max stall \(plain.screen.maxStallSeconds) s of a \(total) s run")
@@ -81,11 +81,15 @@ final class Lesson03PairTests: XCTestCase {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread, rows: 20)
         typealias Pair = (queued: VariantRun<TimelineDetails>, awaited: VariantRun<TimelineDetails>)
-        func stallAllowed(_ pair: Pair) -> Double { max(2 * pair.queued.screen.maxStallSeconds, 0.05) }
-        func totalAllowed(_ pair: Pair) -> Double { 1.2 * (pair.queued.seconds("totalSeconds") ?? 0) + 0.1 }
+        func stallAllowed(_ pair: Pair) -> Double {
+            VariantComparison.freezeAllowed(against: pair.queued.screen.maxStallSeconds)
+        }
+        func totalAllowed(_ pair: Pair) -> Double {
+            VariantComparison.totalAllowed(against: (pair.queued.seconds(.totalSeconds) ?? 0))
+        }
         let passes = { (pair: Pair) in
             pair.awaited.screen.maxStallSeconds <= stallAllowed(pair)
-                && (pair.awaited.seconds("totalSeconds") ?? .infinity) <= totalAllowed(pair)
+                && (pair.awaited.seconds(.totalSeconds) ?? .infinity) <= totalAllowed(pair)
         }
         let pair = firstPassing(passes: passes) { (queued: run(.threaded, rows: 20), awaited: run(.async, rows: 20)) }
         let stall = pair.awaited.screen.maxStallSeconds
@@ -93,10 +97,10 @@ final class Lesson03PairTests: XCTestCase {
             stall, stallAllowed(pair), "async stall \(stall) s vs threaded \(pair.queued.screen.maxStallSeconds) s")
         XCTAssertLessThan(
             stall, 0.25 * plain.screen.maxStallSeconds, "no-thread stall \(plain.screen.maxStallSeconds) s")
-        let total = try XCTUnwrap(pair.awaited.seconds("totalSeconds"))
+        let total = try XCTUnwrap(pair.awaited.seconds(.totalSeconds))
         XCTAssertLessThanOrEqual(
             total, totalAllowed(pair),
-            "async total \(total) s vs threaded \(pair.queued.seconds("totalSeconds") ?? 0) s")
+            "async total \(total) s vs threaded \(pair.queued.seconds(.totalSeconds) ?? 0) s")
         XCTAssertLessThan(
             pair.awaited.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
     }
@@ -134,7 +138,7 @@ final class Lesson03PairTests: XCTestCase {
                 XCTAssertEqual(row.icon, FixtureAPI.icon(for: row.detail), "\(variant): row \(index + 1)'s icon")
             }
             // The rows redrawn while their icons were in flight were not asked for twice.
-            XCTAssertEqual(redrawn.count("iconRequests"), 8, "\(variant)")
+            XCTAssertEqual(redrawn.count(.iconRequests), 8, "\(variant)")
         }
     }
 
@@ -143,8 +147,8 @@ final class Lesson03PairTests: XCTestCase {
         for variant in variants {
             let scrolled = run(variant, rows: 20, visibleRows: 8, scroll: [8])
             XCTAssertNil(scrolled.failure, "\(variant)")
-            XCTAssertEqual(scrolled.count("iconRequests"), 16, "\(variant)")
-            XCTAssertEqual(scrolled.count("requestsServed"), 17, "\(variant): the timeline and 16 icons")
+            XCTAssertEqual(scrolled.count(.iconRequests), 16, "\(variant)")
+            XCTAssertEqual(scrolled.count(.requestsServed), 17, "\(variant): the timeline and 16 icons")
             for (index, row) in scrolled.details.rows.enumerated() {
                 XCTAssertEqual(
                     row.icon, index < 16 ? FixtureAPI.icon(for: row.detail) : nil, "\(variant): row \(index + 1)")
@@ -161,13 +165,13 @@ final class Lesson03PairTests: XCTestCase {
             let uncached = run(variant, rows: 12, visibleRows: 4, scroll: [4, -4], cache: false)
             for run in [down, cached, uncached] { XCTAssertNil(run.failure, "\(variant)") }
             // Scrolling back up made no request at all with the cache...
-            XCTAssertEqual(cached.count("requestsServed"), down.count("requestsServed"), "\(variant)")
-            XCTAssertEqual(cached.count("iconCacheHits"), 4, "\(variant)")
+            XCTAssertEqual(cached.count(.requestsServed), down.count(.requestsServed), "\(variant)")
+            XCTAssertEqual(cached.count(.iconCacheHits), 4, "\(variant)")
             // ...and a screenful of them without it: with/without is 8/12 icon requests.
-            let with = Double(cached.count("iconRequests") ?? 0)
-            let without = Double(uncached.count("iconRequests") ?? 0)
+            let with = Double(cached.count(.iconRequests) ?? 0)
+            let without = Double(uncached.count(.iconRequests) ?? 0)
             XCTAssertEqual(with / without, 8.0 / 12.0, accuracy: 0.001, "\(variant): \(with) vs \(without)")
-            XCTAssertEqual(uncached.count("iconCacheHits"), 0, "\(variant)")
+            XCTAssertEqual(uncached.count(.iconCacheHits), 0, "\(variant)")
             XCTAssertEqual(cached.details.rows, uncached.details.rows, "\(variant): the same icons either way")
         }
     }
@@ -190,7 +194,7 @@ final class Lesson03PairTests: XCTestCase {
             for row in loaded.details.rows {
                 XCTAssertEqual(row.icon == nil, row.detail == "aoi", "\(variant): row of \(row.detail)")
             }
-            XCTAssertGreaterThan(loaded.count("iconFailures") ?? 0, 0)
+            XCTAssertGreaterThan(loaded.count(.iconFailures) ?? 0, 0)
         }
     }
 
@@ -216,7 +220,7 @@ final class Lesson03PairTests: XCTestCase {
         }
         XCTAssertEqual(gaveUp.failure?.hasPrefix("gave up after 2.5 s"), true, gaveUp.failure ?? "no failure")
         XCTAssertEqual(iconSpans.count, 4, "every icon fetch ended")
-        let cancelledAt = gaveUp.traceOffset + (gaveUp.seconds("totalSeconds") ?? 0)
+        let cancelledAt = gaveUp.traceOffset + (gaveUp.seconds(.totalSeconds) ?? 0)
         for span in iconSpans {
             XCTAssertLessThan(
                 span.end - cancelledAt, 0.25 * latency,

@@ -64,7 +64,7 @@ final class Lesson04CancelTests: XCTestCase {
             let run = run(variant, cancelAfter: nil, timeout: 0.5)
             XCTAssertTrue(run.failure?.contains("gave up") == true, "\(variant): \(run.failure ?? "no failure")")
             // Counted from the moment it gave up (the harness then waits for the work to stop).
-            let gaveUp = began + (run.seconds("totalSeconds") ?? 0.5)
+            let gaveUp = began + (run.seconds(.totalSeconds) ?? 0.5)
             _ = MainActor.assumeIsolated { MainLoop.run(timeout: 3) { false } }  // the gzip round would come here
             XCTAssertEqual(server.requestsReceived(since: gaveUp), 0, "\(variant): requests after giving up")
         }

@@ -130,13 +130,13 @@ final class Lesson04PairTests: XCTestCase {
         let (plainStall, queuedStall, asyncStall) = (
             plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, tasks.screen.maxStallSeconds
         )
-        if asyncStall >= max(2 * queuedStall, 0.05) {
+        if asyncStall >= VariantComparison.freezeAllowed(against: queuedStall) {
             problems.append("async stall \(asyncStall) s, threaded \(queuedStall) s")
         }
         if asyncStall >= 0.25 * plainStall { problems.append("async stall \(asyncStall) s, no-thread \(plainStall) s") }
-        let queuedTotal = queued.seconds("totalSeconds") ?? 0
-        let asyncTotal = tasks.seconds("totalSeconds") ?? .infinity
-        if asyncTotal >= 1.2 * queuedTotal + 0.1 {
+        let queuedTotal = queued.seconds(.totalSeconds) ?? 0
+        let asyncTotal = tasks.seconds(.totalSeconds) ?? .infinity
+        if asyncTotal >= VariantComparison.totalAllowed(against: queuedTotal) {
             problems.append("async took \(asyncTotal) s, threaded \(queuedTotal) s")
         }
         let plainRound = plain.details.roundSeconds(.identity)
@@ -169,7 +169,7 @@ final class Lesson04PairTests: XCTestCase {
         for variant in [Variant.threaded, .async] {
             let failed = run(variant, requestTimeout: 30)
             XCTAssertTrue(failed.failure?.contains("HTTP 500") == true, "\(variant): \(failed.failure ?? "no failure")")
-            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            let total = try XCTUnwrap(failed.seconds(.totalSeconds))
             XCTAssertLessThan(total, 30 / 4, "\(variant) waited \(total) s for a download it should have cancelled")
         }
     }
@@ -244,7 +244,7 @@ final class Lesson04PairTests: XCTestCase {
             let message = failed.failure ?? "no failure"
             XCTAssertTrue(message.contains("timed out after 1 s waiting for http://"), "\(variant): \(message)")
             XCTAssertTrue(message.contains(XMLAPIs.statuses.path), "\(variant): \(message)")
-            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            let total = try XCTUnwrap(failed.seconds(.totalSeconds))
             XCTAssertLessThan(total, 2 * timeout + 5, "\(variant) took \(total) s to give up")
             if variant != .noThread {
                 XCTAssertLessThan(

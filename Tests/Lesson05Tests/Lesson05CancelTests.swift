@@ -45,7 +45,7 @@ final class Lesson05CancelTests: XCTestCase {
                 let run = run(variant, cancelAfter: at)
                 XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
                 // A cancelled launch ends the variant: no relaunch sends anything after it.
-                if run.seconds("cancelHandledSeconds") != nil {
+                if run.seconds(.cancelHandledSeconds) != nil {
                     XCTAssertEqual(run.details.launches.count, 1, "\(variant): launched again after a cancel")
                 }
             }

@@ -95,15 +95,15 @@ final class Lesson05PairTests: XCTestCase {
         plain: VariantRun<ShopDetails>, queued: VariantRun<ShopDetails>, tasks: VariantRun<ShopDetails>
     ) -> [String] {
         var problems: [String] = []
-        let stall = { (run: VariantRun<ShopDetails>) in run.seconds("mainThreadMaxStallSeconds") ?? .infinity }
-        let total = { (run: VariantRun<ShopDetails>) in run.seconds("totalSeconds") ?? .infinity }
-        if stall(tasks) >= max(2 * stall(queued), 0.05) {
+        let stall = { (run: VariantRun<ShopDetails>) in run.seconds(.mainThreadMaxStallSeconds) ?? .infinity }
+        let total = { (run: VariantRun<ShopDetails>) in run.seconds(.totalSeconds) ?? .infinity }
+        if stall(tasks) >= VariantComparison.freezeAllowed(against: stall(queued)) {
             problems.append("async stall \(stall(tasks)) s, threaded \(stall(queued)) s")
         }
         if stall(tasks) >= 0.25 * stall(plain) {
             problems.append("async stall \(stall(tasks)) s, no-thread \(stall(plain)) s")
         }
-        if total(tasks) >= 1.2 * total(queued) + 0.1 {
+        if total(tasks) >= VariantComparison.totalAllowed(against: total(queued)) {
             problems.append("async took \(total(tasks)) s, threaded \(total(queued)) s")
         }
         let loading = tasks.details.first?.screen?.firstContentSeconds ?? .infinity
@@ -137,7 +137,7 @@ final class Lesson05PairTests: XCTestCase {
         for variant in [Variant.threaded, .async] {
             let failed = run(variant, setup: broken)
             XCTAssertTrue(failed.failure?.contains("no such table") == true, "\(variant): \(failed.failure ?? "none")")
-            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            let total = try XCTUnwrap(failed.seconds(.totalSeconds))
             XCTAssertLessThan(total, 30 / 4, "\(variant) waited \(total) s for a download it should have cancelled")
         }
     }
@@ -178,7 +178,7 @@ final class Lesson05PairTests: XCTestCase {
             let message = failed.failure ?? "no failure"
             XCTAssertTrue(message.contains("timed out after 1 s waiting for http://"), "\(variant): \(message)")
             XCTAssertEqual(failed.details.launches.count, 1, "\(variant): relaunched after a failed launch")
-            let total = try XCTUnwrap(failed.seconds("totalSeconds"))
+            let total = try XCTUnwrap(failed.seconds(.totalSeconds))
             XCTAssertLessThan(total, 2 * timeout + Self.latency + 5, "\(variant) took \(total) s to give up")
             if variant != .noThread {
                 XCTAssertLessThan(

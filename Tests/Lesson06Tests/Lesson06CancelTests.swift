@@ -61,8 +61,8 @@ final class Lesson06CancelTests: XCTestCase {
                 // The no-thread save sees the tap only between two commits: no promptness asked.
                 XCTAssertEqual(run.cancelProblems(promptness: variant == .noThread ? .infinity : 1), [], context)
                 XCTAssertNil(run.failure, context)
-                if run.seconds("cancelHandledSeconds") != nil {
-                    XCTAssertEqual(run.count("rowsCommittedAfterCancel"), 0, context)
+                if run.seconds(.cancelHandledSeconds) != nil {
+                    XCTAssertEqual(run.count(.rowsCommittedAfterCancel), 0, context)
                 }
                 XCTAssertEqual(try tornFiles(variant, in: folder), [], context)
             }

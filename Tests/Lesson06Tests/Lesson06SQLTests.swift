@@ -38,7 +38,7 @@ struct Lesson06SQLTests {
     func upsertKeepsReplaceBlanks() throws {
         let file = try TemporaryDatabase()
         let db = file.database
-        try db.execute(SaveJob.schema)
+        try db.execute(ArticleSchema.table)
         try db.run(
             "insert into tblA (id, message, flg) values (?, ?, ?), (?, ?, ?)",
             ["1", "keep me", 0, "2", "keep me too", 0])
@@ -106,7 +106,7 @@ struct Lesson06SQLTests {
                 (1...tooMany).flatMap(SaveJob.row))
         }
 
-        let batcher = try UpsertBatcher(database: db, table: "tblA", columns: SaveJob.columns, key: "id")
+        let batcher = try UpsertBatcher(database: db, table: "tblA", columns: ArticleSchema.columns, key: "id")
         #expect(batcher.rowsPerStatement == limit / 3)
         let commits = try BulkSave.writeInTransactions(
             (1...job.rows).map(SaveJob.row), batchRows: 400,
@@ -163,13 +163,13 @@ struct Lesson06SQLTests {
     func trickyStrings() throws {
         let file = try TemporaryDatabase()
         let db = file.database
-        try db.execute(SaveJob.schema)
+        try db.execute(ArticleSchema.table)
         let tricky = [
             "'); DROP TABLE tblA;--", "nul:\u{0}:end", "it's \"quoted\"", "emoji 🍣👍🏽 サクサク",
             "", "back\\slash", "line\nbreak", "%s %d ?1 :name", "\u{0}",
         ]
         db.variableLimit = 7  // two rows per statement: values cross statement boundaries too
-        let batcher = try UpsertBatcher(database: db, table: "tblA", columns: SaveJob.columns, key: "id")
+        let batcher = try UpsertBatcher(database: db, table: "tblA", columns: ArticleSchema.columns, key: "id")
         let rows: [[SQLValue]] = tricky.map { [.text($0), .text($0 + $0), .integer(1)] }
         _ = try BulkSave.writeInTransactions(rows, batchRows: 4, with: batcher) { _ in }
         // The same values again: every key exists, so this is the update path.
@@ -188,7 +188,7 @@ struct Lesson06SQLTests {
         let db = file.database
         try db.execute(
             "create table tblA (id text, message text, flg boolean not null check (flg in (0, 1)), primary key (id))")
-        let batcher = try UpsertBatcher(database: db, table: "tblA", columns: SaveJob.columns, key: "id")
+        let batcher = try UpsertBatcher(database: db, table: "tblA", columns: ArticleSchema.columns, key: "id")
         var rows = (1...30).map(SaveJob.row)
         rows[14][2] = 7  // row 15, in the middle of the second batch of 10
         var committed: [Int] = []

@@ -58,9 +58,9 @@ final class Lesson07PairTests: XCTestCase {
         )
         // The threaded table is on screen (with estimates) long before the no-thread one.
         XCTAssertLessThan(queued.screen.firstRowsSeconds ?? .infinity, 0.1 * (plain.screen.firstRowsSeconds ?? 0))
-        XCTAssertGreaterThan(queued.metric("estimatedHeightsUsed"), 0, "the threaded table drew estimates first")
-        XCTAssertEqual(plain.metric("estimatedHeightsUsed"), 0, "the no-thread table never needed one")
-        XCTAssertGreaterThanOrEqual(plain.metric("cacheHits"), 8000, "every row's height came from the cache at reload")
+        XCTAssertGreaterThan(queued.metric(.estimatedHeightsUsed), 0, "the threaded table drew estimates first")
+        XCTAssertEqual(plain.metric(.estimatedHeightsUsed), 0, "the no-thread table never needed one")
+        XCTAssertGreaterThanOrEqual(plain.metric(.cacheHits), 8000, "every row's height came from the cache at reload")
     }
 
     func testTheTaskGroupKeepsTheMainThreadAsFreeAsTheQueue() throws {
@@ -70,9 +70,10 @@ final class Lesson07PairTests: XCTestCase {
         typealias Pair = (queued: VariantRun<HeightsDetails>, tasks: VariantRun<HeightsDetails>)
         func ratiosHold(_ pair: Pair) -> Bool {
             let (queuedStall, tasksStall) = (pair.queued.screen.maxStallSeconds, pair.tasks.screen.maxStallSeconds)
-            let (queuedTotal, tasksTotal) = (pair.queued.seconds("totalSeconds")!, pair.tasks.seconds("totalSeconds")!)
-            return tasksStall <= max(2 * queuedStall, 0.05) && tasksStall < 0.1 * plain.screen.maxStallSeconds
-                && tasksTotal <= 1.2 * queuedTotal + 0.1
+            let (queuedTotal, tasksTotal) = (pair.queued.seconds(.totalSeconds)!, pair.tasks.seconds(.totalSeconds)!)
+            return tasksStall <= VariantComparison.freezeAllowed(against: queuedStall)
+                && tasksStall < 0.1 * plain.screen.maxStallSeconds
+                && tasksTotal <= VariantComparison.totalAllowed(against: queuedTotal)
         }
         let (queued, tasks) = firstPassing(passes: ratiosHold) { () -> Pair in (run(.threaded), run(.async)) }
         print(
@@ -80,21 +81,21 @@ final class Lesson07PairTests: XCTestCase {
                 format:
                     "lesson07 triple: max stall no-thread %.3f s, threaded %.3f s, async %.3f s; total %.2f / %.2f / %.2f s",
                 plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, tasks.screen.maxStallSeconds,
-                plain.seconds("totalSeconds")!, queued.seconds("totalSeconds")!, tasks.seconds("totalSeconds")!))
+                plain.seconds(.totalSeconds)!, queued.seconds(.totalSeconds)!, tasks.seconds(.totalSeconds)!))
         XCTAssertNil(tasks.failure)
         XCTAssertEqual(plain.details.heights, tasks.details.heights)
         // Within 2x of the queue's worst freeze (with a 50 ms floor: two near-zero stalls must
         // not flake), and far below the no-thread one.
         XCTAssertLessThanOrEqual(
-            tasks.screen.maxStallSeconds, max(2 * queued.screen.maxStallSeconds, 0.05),
+            tasks.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: queued.screen.maxStallSeconds),
             "async stall \(tasks.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
         XCTAssertLessThan(tasks.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds)
         // The same measuring, one chunk at a time: no longer overall than the queue.
         XCTAssertLessThanOrEqual(
-            tasks.seconds("totalSeconds")!, 1.2 * queued.seconds("totalSeconds")! + 0.1,
+            tasks.seconds(.totalSeconds)!, VariantComparison.totalAllowed(against: queued.seconds(.totalSeconds)!),
             "async total vs threaded total")
         XCTAssertLessThan(tasks.screen.firstRowsSeconds ?? .infinity, 0.1 * (plain.screen.firstRowsSeconds ?? 0))
-        XCTAssertGreaterThan(tasks.metric("estimatedHeightsUsed"), 0, "the async table drew estimates first")
+        XCTAssertGreaterThan(tasks.metric(.estimatedHeightsUsed), 0, "the async table drew estimates first")
     }
 
     func testARunThatGivesUpSaysHowFarItGot() throws {
@@ -105,7 +106,7 @@ final class Lesson07PairTests: XCTestCase {
             XCTAssertTrue(failure.hasPrefix("gave up after 0.1 s: "), failure)
             XCTAssertTrue(failure.hasSuffix(" of 40000 rows measured"), failure)
             XCTAssertTrue(stopped.gotStarted, "\(variant): the table was on screen with estimated heights")
-            XCTAssertLessThan(stopped.metric("rowsMeasured"), 40_000)
+            XCTAssertLessThan(stopped.metric(.rowsMeasured), 40_000)
         }
     }
 
@@ -145,5 +146,5 @@ final class Lesson07PairTests: XCTestCase {
 }
 
 extension VariantRun {
-    func metric(_ name: String) -> Int { count(name) ?? -1 }
+    func metric(_ name: MetricName) -> Int { count(name) ?? -1 }
 }

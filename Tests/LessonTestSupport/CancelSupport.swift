@@ -47,13 +47,13 @@ extension VariantRun {
     /// may have had them on their way when the tap came).
     public func cancelProblems(promptness: Double = 1, requestsAtOnce: Int = 1) -> [String] {
         var problems: [String] = []
-        guard seconds("cancelAtSeconds") != nil else { return ["\(name): not a run with --cancel-after"] }
-        if seconds("cancelHandledSeconds") == nil { return [] }  // it had finished before the tap
-        if let stopped = seconds("stoppedAfterCancelSeconds"), stopped >= promptness {
+        guard seconds(.cancelAtSeconds) != nil else { return ["\(name): not a run with --cancel-after"] }
+        if seconds(.cancelHandledSeconds) == nil { return [] }  // it had finished before the tap
+        if let stopped = seconds(.stoppedAfterCancelSeconds), stopped >= promptness {
             problems.append(String(format: "\(name): work stopped %.2f s after the cancel", stopped))
         }
-        if let rows = count("rowsAfterCancel"), rows > 0 { problems.append("\(name): \(rows) rows after the cancel") }
-        if let requests = count("requestsAfterCancel"), requests > requestsAtOnce {
+        if let rows = count(.rowsAfterCancel), rows > 0 { problems.append("\(name): \(rows) rows after the cancel") }
+        if let requests = count(.requestsAfterCancel), requests > requestsAtOnce {
             problems.append("\(name): \(requests) requests after the cancel")
         }
         return problems

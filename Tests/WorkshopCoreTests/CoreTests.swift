@@ -27,11 +27,11 @@ struct GzipTests {
 struct ReportTests {
     let report = LessonReport(
         lesson: "03", title: "a \"quoted\" title",
-        parameters: [("rows", .count(20)), ("latencySeconds", .seconds(0.15))],
+        parameters: [(.rows, .count(20)), (.latencySeconds, .seconds(0.15))],
         variants: [
             VariantResult(
-                name: "no-thread", metrics: [("totalSeconds", .seconds(3.2)), ("droppedFrames", .count(190))]),
-            VariantResult(name: "threaded", metrics: [("totalSeconds", .seconds(0.7)), ("droppedFrames", .count(0))]),
+                name: "no-thread", metrics: [(.totalSeconds, .seconds(3.2)), (.droppedFrames, .count(190))]),
+            VariantResult(name: "threaded", metrics: [(.totalSeconds, .seconds(0.7)), (.droppedFrames, .count(0))]),
         ],
         takeaway: "threads keep the screen alive")
 

@@ -1,24 +1,35 @@
 import ArgumentParser
 import Foundation
 
-/// Which variant(s) of a lesson to run.
+/// One of the three ways every lesson does its job.
 ///
 /// `no-thread` does the job on the main thread (the freeze the articles start from),
 /// `threaded` the articles' 2010 way (Operation, a run-loop thread, GCD queues), `async` the
-/// same job in Swift 6 (async/await, tasks, actors). `both` is the first two, `all` the three.
-public enum Variant: String, CaseIterable, ExpressibleByArgument, Sendable {
+/// same job in Swift 6 (async/await, tasks, actors). Three cases and no more, so a `switch`
+/// over it needs no `default:` (which would mean a different variant in each lesson).
+public enum Variant: String, CaseIterable, Sendable {
+    case noThread = "no-thread"
+    case threaded
+    case async
+}
+
+/// What `--variant` selects: one variant, or `both` (the first two) or `all` (the three).
+/// Kept apart from `Variant` so a run is always exactly one variant.
+public enum VariantChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
     case noThread = "no-thread"
     case threaded
     case async
     case both
     case all
 
-    /// The single variants this choice stands for, in the order they run.
-    public var selected: [Variant] {
+    /// The variants this choice stands for, in the order they run.
+    public var variants: [Variant] {
         switch self {
+        case .noThread: [.noThread]
+        case .threaded: [.threaded]
+        case .async: [.async]
         case .both: [.noThread, .threaded]
-        case .all: [.noThread, .threaded, .async]
-        default: [self]
+        case .all: Variant.allCases
         }
     }
 }
@@ -30,7 +41,7 @@ public struct LessonOptions: ParsableArguments, Sendable {
         help: ArgumentHelp(
             "Which variant to run: no-thread, threaded, async, both (no-thread and threaded) or all (the three; the default).",
             valueName: "variant"))
-    public var variant: Variant = .all
+    public var variant: VariantChoice = .all
 
     @Flag(help: "Print one JSON document with every variant's metrics, and nothing else, on stdout.")
     public var json = false
@@ -243,19 +254,19 @@ public struct FixtureEndpoint: Sendable, LessonSetup {
     }
 
     /// The parameters every network lesson reports.
-    public var parameters: [(String, Metric)] {
-        var parameters: [(String, Metric)] = []
+    public var parameters: [(MetricName, Metric)] {
+        var parameters: [(MetricName, Metric)] = []
         if !knobsAreTheServers {
             parameters += [
-                ("latencySeconds", .seconds(knobs.latencySeconds)),
-                ("bandwidthBytesPerSecond", .count(knobs.bandwidthBytesPerSecond)),
+                (.latencySeconds, .seconds(knobs.latencySeconds)),
+                (.bandwidthBytesPerSecond, .count(knobs.bandwidthBytesPerSecond)),
             ]
         }
-        parameters.append(("timeoutSeconds", .seconds(timeoutSeconds)))
+        parameters.append((.timeoutSeconds, .seconds(timeoutSeconds)))
         if let fault = queryItems.first(where: { $0.name == "fault" })?.value {
-            parameters.append(("fault", .text(fault)))
+            parameters.append((.fault, .text(fault)))
         }
-        parameters.append(("server", .text(baseURL.absoluteString)))
+        parameters.append((.server, .text(baseURL.absoluteString)))
         return parameters
     }
 

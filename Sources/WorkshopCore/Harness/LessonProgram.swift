@@ -46,7 +46,7 @@ public protocol LessonProgram: ParsableCommand, Sendable {
     /// Runs one variant to the end on the main thread (see `VariantRun.perform`).
     @MainActor func perform(_ kind: Kind, setup: Setup, output: ScreenOutput) -> VariantRun<Details>
     /// The lesson's parameters in the report (the flags' values, the server).
-    func parameters(_ setup: Setup) -> [(String, Metric)]
+    func parameters(_ setup: Setup) -> [(MetricName, Metric)]
     /// One or two sentences on what the numbers mean, written from the numbers. Called only
     /// when every run succeeded.
     func takeaway(_ runs: [VariantRun<Details>]) -> String
@@ -69,7 +69,7 @@ extension LessonProgram {
         if human { say(banner(setup) + (control.map { "\n" + $0.bannerLine } ?? "") + "\n") }
 
         var runs: [VariantRun<Details>] = []
-        for kind in kinds(for: common.variant.selected) {
+        for kind in kinds(for: common.variant.variants) {
             if human { say(describe(kind)) }
             // `run()` is called on the main thread (ArgumentParser's `main()` runs there).
             let run = MainActor.assumeIsolated { perform(kind, setup: setup, output: common.screenOutput) }
@@ -87,7 +87,7 @@ extension LessonProgram {
         let report = LessonReport(
             lesson: Self.number, title: Self.title,
             parameters: parameters(setup)
-                + (control.map { [("controlMaxLateSeconds", .seconds($0.maxLateSeconds))] } ?? []),
+                + (control.map { [(.controlMaxLateSeconds, .seconds($0.maxLateSeconds))] } ?? []),
             variants: runs.map { VariantResult(name: $0.name, metrics: $0.metrics, failure: $0.failure) },
             takeaway: takeaway)
         try writePictures(report: report, runs: runs, banner: banner(setup))
@@ -105,17 +105,17 @@ extension LessonProgram {
     /// soon its work stopped, and what still happened after it.
     static func cancelTakeaway(_ runs: [VariantRun<Details>]) -> String {
         let parts = runs.map { run -> String in
-            guard let at = run.seconds("cancelAtSeconds"), let handled = run.seconds("cancelHandledSeconds") else {
+            guard let at = run.seconds(.cancelAtSeconds), let handled = run.seconds(.cancelHandledSeconds) else {
                 return "\(run.name) finished before the cancel"
             }
             let when =
                 handled - at < 0.02
                 ? "handled the tap at once"
                 : String(format: "handled the tap %.2f s late (main was busy)", handled - at)
-            let requests = run.count("requestsAfterCancel").map { counted($0, "request") + ", " } ?? ""
+            let requests = run.count(.requestsAfterCancel).map { counted($0, "request") + ", " } ?? ""
             return "\(run.name) \(when) and stopped "
-                + String(format: "%.2f s after it", run.seconds("stoppedAfterCancelSeconds") ?? 0)
-                + " (after the cancel: \(requests)\(counted(run.count("rowsAfterCancel") ?? 0, "row")))"
+                + String(format: "%.2f s after it", run.seconds(.stoppedAfterCancelSeconds) ?? 0)
+                + " (after the cancel: \(requests)\(counted(run.count(.rowsAfterCancel) ?? 0, "row")))"
         }
         return "Cancel: " + listed(parts) + "."
     }

@@ -8,7 +8,7 @@ import Foundation
 public struct VariantRun<Details: Sendable>: Sendable {
     /// The name in the report: "no-thread", "threaded", or a lesson's own.
     public var name: String
-    public var metrics: [(String, Metric)]
+    public var metrics: [(MetricName, Metric)]
     /// Why the variant did not finish, in one sentence; nil when it did.
     public var failure: String?
     /// What ran where and when (printed as a timeline for people).
@@ -25,7 +25,7 @@ public struct VariantRun<Details: Sendable>: Sendable {
     public var gotStarted: Bool
 
     public init(
-        name: String, metrics: [(String, Metric)], failure: String?, trace: Trace, screen: ScreenMetrics,
+        name: String, metrics: [(MetricName, Metric)], failure: String?, trace: Trace, screen: ScreenMetrics,
         notes: [String] = [], details: Details, gotStarted: Bool = true, traceOffset: Double = 0
     ) {
         self.traceOffset = traceOffset
@@ -39,16 +39,16 @@ public struct VariantRun<Details: Sendable>: Sendable {
         self.gotStarted = gotStarted
     }
 
-    public subscript(metric: String) -> Metric? { metrics.first { $0.0 == metric }?.1 }
+    public subscript(metric: MetricName) -> Metric? { metrics.first { $0.0 == metric }?.1 }
 
     /// A metric in seconds, or nil when the run has no such metric.
-    public func seconds(_ metric: String) -> Double? {
+    public func seconds(_ metric: MetricName) -> Double? {
         if case .seconds(let value)? = self[metric] { return value }
         return nil
     }
 
     /// A count (or bytes) metric, or nil when the run has no such metric.
-    public func count(_ metric: String) -> Int? {
+    public func count(_ metric: MetricName) -> Int? {
         switch self[metric] {
         case .count(let value)?, .bytes(let value)?: value
         default: nil
@@ -110,12 +110,12 @@ extension VariantRun {
         if !finished && failure == nil {
             failure = "gave up after \(timeout.formattedSeconds) s: \(controller.progress)"
         }
-        var metrics: [(String, Metric)] =
+        var metrics: [(MetricName, Metric)] =
             [
-                ("totalSeconds", .seconds(total)),
-                ("firstContentSeconds", .seconds(measured.firstContentSeconds ?? total)),
-                ("mainThreadMaxStallSeconds", .seconds(measured.maxStallSeconds)),
-                ("droppedFrames", .count(measured.droppedFrames)),
+                (.totalSeconds, .seconds(total)),
+                (.firstContentSeconds, .seconds(measured.firstContentSeconds ?? total)),
+                (.mainThreadMaxStallSeconds, .seconds(measured.maxStallSeconds)),
+                (.droppedFrames, .count(measured.droppedFrames)),
             ] + measured.appleFigures(runSeconds: total)
         var notes: [String] = []
         if !ending.stopped {
@@ -187,14 +187,14 @@ struct CancelOutcome {
     /// been started before the tap and still reach the server after it. 1 for one at a time.
     var requestsAtOnce = 1
 
-    var metrics: [(String, Metric)] {
-        var metrics: [(String, Metric)] = [("cancelAtSeconds", .seconds(cancelAt))]
+    var metrics: [(MetricName, Metric)] {
+        var metrics: [(MetricName, Metric)] = [(.cancelAtSeconds, .seconds(cancelAt))]
         if let handledAt {
-            metrics.append(("cancelHandledSeconds", .seconds(handledAt)))
-            metrics.append(("stoppedAfterCancelSeconds", .seconds(max(0, stoppedAt - cancelAt))))
+            metrics.append((.cancelHandledSeconds, .seconds(handledAt)))
+            metrics.append((.stoppedAfterCancelSeconds, .seconds(max(0, stoppedAt - cancelAt))))
         }
-        if let requests { metrics.append(("requestsAfterCancel", .count(requests))) }
-        metrics.append(("rowsAfterCancel", .count(rows)))
+        if let requests { metrics.append((.requestsAfterCancel, .count(requests))) }
+        metrics.append((.rowsAfterCancel, .count(rows)))
         return metrics
     }
 
@@ -232,7 +232,7 @@ extension VariantRun {
         }
         return TimelinePicture.Run(
             name: name, spans: spans, stalls: screen.stalls, firstContentSeconds: screen.firstContentSeconds,
-            doneSeconds: seconds("totalSeconds") ?? spans.map(\.end).max() ?? 0, droppedFrames: screen.droppedFrames,
+            doneSeconds: seconds(.totalSeconds) ?? spans.map(\.end).max() ?? 0, droppedFrames: screen.droppedFrames,
             failure: failure)
     }
 }

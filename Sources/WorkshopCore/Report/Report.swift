@@ -37,20 +37,20 @@ public enum Metric: Sendable, Equatable {
 /// One variant's results, metrics in the order they should be read.
 public struct VariantResult: Sendable {
     public var name: String
-    public var metrics: [(String, Metric)]
+    public var metrics: [(MetricName, Metric)]
     /// Why the variant did not finish (in the JSON as "failure"); nil when it did.
     public var failure: String?
-    public init(name: String, metrics: [(String, Metric)], failure: String? = nil) {
+    public init(name: String, metrics: [(MetricName, Metric)], failure: String? = nil) {
         self.name = name
         self.metrics = metrics
         self.failure = failure
     }
-    public subscript(metric: String) -> Metric? { metrics.first { $0.0 == metric }?.1 }
-    public func seconds(_ metric: String) -> Double? {
+    public subscript(metric: MetricName) -> Metric? { metrics.first { $0.0 == metric }?.1 }
+    public func seconds(_ metric: MetricName) -> Double? {
         if case .seconds(let s)? = self[metric] { return s }
         return nil
     }
-    public func count(_ metric: String) -> Int? {
+    public func count(_ metric: MetricName) -> Int? {
         switch self[metric] {
         case .count(let n)?, .bytes(let n)?: n
         default: nil
@@ -62,13 +62,13 @@ public struct VariantResult: Sendable {
 public struct LessonReport: Sendable {
     public var lesson: String
     public var title: String
-    public var parameters: [(String, Metric)]
+    public var parameters: [(MetricName, Metric)]
     public var variants: [VariantResult]
     /// One line on what the numbers mean.
     public var takeaway: String
 
     public init(
-        lesson: String, title: String, parameters: [(String, Metric)],
+        lesson: String, title: String, parameters: [(MetricName, Metric)],
         variants: [VariantResult], takeaway: String
     ) {
         self.lesson = lesson
@@ -80,8 +80,8 @@ public struct LessonReport: Sendable {
 
     /// The design note's JSON shape, keys in a stable order.
     public var json: String {
-        func object(_ pairs: [(String, Metric)], indent: String) -> String {
-            "{" + pairs.map { "\(jsonString($0.0)): \($0.1.jsonValue)" }.joined(separator: ", ") + "}"
+        func object(_ pairs: [(MetricName, Metric)], indent: String) -> String {
+            "{" + pairs.map { "\(jsonString($0.0.rawValue)): \($0.1.jsonValue)" }.joined(separator: ", ") + "}"
         }
         let variantLines = variants.map {
             "    {\"name\": \(jsonString($0.name)), \"metrics\": \(object($0.metrics, indent: "      "))"
@@ -97,13 +97,18 @@ public struct LessonReport: Sendable {
             """
     }
 
-    /// Metrics down the side, variants across the top.
-    public var table: String {
-        var names: [String] = []
+    /// Every metric any variant reported, in the order they first appear.
+    public var metricNames: [MetricName] {
+        var names: [MetricName] = []
         for variant in variants {
             for (name, _) in variant.metrics where !names.contains(name) { names.append(name) }
         }
-        let rows = names.map { name in [name] + variants.map { $0[name]?.tableValue ?? "-" } }
+        return names
+    }
+
+    /// Metrics down the side, variants across the top.
+    public var table: String {
+        let rows = metricNames.map { name in [name.rawValue] + variants.map { $0[name]?.tableValue ?? "-" } }
         return TextTable(header: ["metric"] + variants.map(\.name), rows: rows).text
     }
 }

@@ -5,12 +5,8 @@ public enum RunPage {
     public static func html(report: LessonReport, picture: TimelinePicture, banner: String) -> String {
         let header =
             "<tr><th>metric</th>" + report.variants.map { "<th>\(xmlEscaped($0.name))</th>" }.joined() + "</tr>"
-        var names: [String] = []
-        for variant in report.variants {
-            for (name, _) in variant.metrics where !names.contains(name) { names.append(name) }
-        }
-        let rows = names.map { name in
-            "<tr><td>\(xmlEscaped(name))</td>"
+        let rows = report.metricNames.map { name in
+            "<tr><td>\(xmlEscaped(name.rawValue))</td>"
                 + report.variants.map { "<td class=\"n\">\(xmlEscaped($0[name]?.tableValue ?? "-"))</td>" }.joined()
                 + "</tr>"
         }

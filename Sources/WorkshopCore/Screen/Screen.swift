@@ -24,13 +24,13 @@ extension ScreenMetrics {
     public static let hangSeconds = 0.25
 
     /// Hangs (count and total seconds) and the hitch rate, as `--json` reports them.
-    public func appleFigures(runSeconds: Double, frameSeconds: Double = 0.016) -> [(String, Metric)] {
+    public func appleFigures(runSeconds: Double, frameSeconds: Double = 0.016) -> [(MetricName, Metric)] {
         let hangs = stalls.filter { $0.seconds >= Self.hangSeconds }
         let hitchSeconds = stalls.reduce(0) { $0 + max(0, $1.seconds - frameSeconds) }
         return [
-            ("hangs", .count(hangs.count)),
-            ("hangSeconds", .seconds(hangs.reduce(0) { $0 + $1.seconds })),
-            ("hitchRateMsPerSecond", .msPerSecond(runSeconds > 0 ? 1000 * hitchSeconds / runSeconds : 0)),
+            (.hangs, .count(hangs.count)),
+            (.hangSeconds, .seconds(hangs.reduce(0) { $0 + $1.seconds })),
+            (.hitchRateMsPerSecond, .msPerSecond(runSeconds > 0 ? 1000 * hitchSeconds / runSeconds : 0)),
         ]
     }
 }
