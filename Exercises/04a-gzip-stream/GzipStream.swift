@@ -8,30 +8,24 @@ public struct GzipStreamError: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// A gzip body decoded as it arrives: each chunk goes to `append`, which returns what it
-/// decodes to right away; `finish` says whether the body was whole. One task uses it at a time.
-///
-/// As shipped it is correct but late: it keeps every chunk and decodes the whole body in
-/// `finish`, so nothing can be parsed before the last byte, and the whole body sits in memory.
+/// A gzip body decoded as it arrives: `append` returns what each chunk decodes to, `finish` says
+/// whether the body was whole. As shipped it is correct but late: it keeps every chunk and
+/// decodes in `finish`, so nothing is parsed before the last byte and the body sits in memory.
 public final class GzipStream {
-    /// Every chunk so far. TODO(1) replaces it with zlib's state and one reused output buffer.
     private var received: [UInt8] = []
 
     public init() throws {
-        // TODO(1): set up a z_stream for gzip: inflateInit2 is a C macro Swift cannot import, so
-        // call inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)).
+        // TODO(1): set up a z_stream for gzip (inflateInit2_ with windowBits 15 + 16).
     }
 
-    /// Decodes one more chunk of the body and returns the bytes it gave (maybe none: zlib may
-    /// need more input first). Throws when the data is not gzip or is corrupt.
+    /// Decodes one more chunk; returns the bytes it gave (maybe none yet). Throws on corrupt data.
     public func append(_ chunk: [UInt8]) throws -> [UInt8] {
-        // TODO(1): inflate this chunk now (inflate with Z_NO_FLUSH) and return what it decoded.
+        // TODO(1): inflate this chunk now (Z_NO_FLUSH) and return what it decoded.
         received += chunk
         return []
     }
 
-    /// The body has ended. Returns what is left to decode, and throws if the gzip data stopped
-    /// before its trailer: a truncated body.
+    /// The body has ended: what is left to decode. Throws when the gzip data stopped short.
     public func finish() throws -> [UInt8] {
         // TODO(2): once append decodes, how does finish know the body was whole?
         try Gzip.decompress(received)
@@ -40,9 +34,7 @@ public final class GzipStream {
 
 /// Reads records, one per line, from a gzip body that arrives in chunks.
 public enum GzipRecords {
-    /// Hands each record of the body to `record` as soon as its line is whole, while the rest is
-    /// still on the way. Throws on a corrupt or truncated body, after the whole records before
-    /// the damage; a cancelled task pulls no more chunks and hands over no more records.
+    /// Hands each record to `record` as soon as its line is whole. Throws on a broken body.
     public static func read<Chunks: AsyncSequence>(_ chunks: Chunks, record: (String) -> Void) async throws
     where Chunks.Element == [UInt8] {
         let stream = try GzipStream()
@@ -52,9 +44,7 @@ public enum GzipRecords {
             body += try stream.append(chunk)
         }
         body += try stream.finish()
-        // TODO(3): each line can go out as soon as its "\n" has arrived, not after the last chunk.
-        for line in body.split(separator: UInt8(ascii: "\n")) {
-            record(String(decoding: line, as: UTF8.self))
-        }
+        // TODO(3): a line can go out as soon as its "\n" has arrived, not after the last chunk.
+        for line in body.split(separator: UInt8(ascii: "\n")) { record(String(decoding: line, as: UTF8.self)) }
     }
 }

@@ -115,7 +115,8 @@ public enum Exercise04aChecks {
             CheckResult(
                 name: "the decoder holds a window, not the body",
                 passed: held.passed,
-                expected: "a \(bigGzip.count)-byte body in \(chunkSize * 64)-byte chunks: the decoder never stores "
+                expected:
+                    "a \(bigGzip.count)-byte gzip body in \(chunkSize * 64)-byte chunks: the decoder never stores "
                     + "more than \(heldLimit) bytes between two chunks",
                 got: held.describe, hint: 1),
             CheckResult(
@@ -128,7 +129,8 @@ public enum Exercise04aChecks {
             CheckResult(
                 name: "the records are the body's lines, in order",
                 passed: wrongRecords == nil,
-                expected: "\(recordSplits.count) splits (1-byte chunks, one chunk, random, 7 bytes): the "
+                expected:
+                    "\(recordSplits.count) splits (1-byte chunks, one chunk, two random ones, 7-byte chunks): the "
                     + "\(lines.count) lines each time",
                 got: wrongRecords ?? "the \(lines.count) lines each time", hint: 3),
             CheckResult(
