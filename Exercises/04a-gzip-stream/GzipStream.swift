@@ -14,13 +14,11 @@ public struct GzipStreamError: Error, CustomStringConvertible {
 public final class GzipStream {
     private var received: [UInt8] = []
 
-    public init() throws {
-        // TODO(1): set up a z_stream for gzip (inflateInit2_ with windowBits 15 + 16).
-    }
+    public init() throws {}
 
     /// Decodes one more chunk; returns the bytes it gave (maybe none yet). Throws on corrupt data.
     public func append(_ chunk: [UInt8]) throws -> [UInt8] {
-        // TODO(1): inflate this chunk now (Z_NO_FLUSH) and return what it decoded.
+        // TODO(1): inflate this chunk now (a z_stream made in init, windowBits 15 + 16) and return what it gave.
         received += chunk
         return []
     }
@@ -40,11 +38,11 @@ public enum GzipRecords {
         let stream = try GzipStream()
         var body: [UInt8] = []
         for try await chunk in chunks {
-            // TODO(4): the user may leave while the body arrives: then stop.
+            // TODO(3): the user may leave while the body arrives: then stop.
             body += try stream.append(chunk)
         }
         body += try stream.finish()
-        // TODO(3): a line can go out as soon as its "\n" has arrived, not after the last chunk.
+        // TODO(4): a line can go out as soon as its "\n" has arrived, not after the last chunk.
         for line in body.split(separator: UInt8(ascii: "\n")) { record(String(decoding: line, as: UTF8.self)) }
     }
 }
