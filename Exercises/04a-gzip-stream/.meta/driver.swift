@@ -1,0 +1,9 @@
+import ExerciseChecks
+
+ExerciseDriver.report(
+    await Exercise04aChecks.run(
+        decoder: {
+            let stream = try GzipStream()
+            return Exercise04aChecks.Decoder(append: stream.append, finish: stream.finish, instance: stream)
+        },
+        read: { chunks, record in try await GzipRecords.read(chunks, record: record) }))
