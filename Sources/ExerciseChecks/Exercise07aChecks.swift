@@ -133,8 +133,11 @@ public enum Exercise07aChecks {
             expected: "rows \(rangeText(visible)) (on screen) measured before any other row",
             got: lateVisible.isEmpty
                 ? "rows \(rangeText(visible)) first"
-                : "measured first: rows \(rowsText(order))"
-                    + (seen.map { "; the first row on screen came \(ordinal($0 + 1))" } ?? "; no row on screen measured"),
+                : order.isEmpty
+                    ? "measureRows() measured no row"
+                    : "measured first: rows \(rowsText(order))"
+                        + (seen.map { "; the first row on screen came \(ordinal($0 + 1))" }
+                            ?? "; no row on screen measured"),
             hint: 3)
     }
 
@@ -161,7 +164,7 @@ public enum Exercise07aChecks {
             got = "\(counted(offMain, "reload")) off the main thread"
         } else if !missing.isEmpty {
             got =
-                "\(counted(missing.count, "row")) never reloaded with its exact height (rows \(rowsText(missing)))"
+                "\(counted(missing.count, "row")) never reloaded with the exact height (rows \(rowsText(missing)))"
                 + (finished ? "" : "; measureRows() had not returned after \(Int(runSeconds)) s")
         } else if let row = finalWrong.first {
             got = "at the end row \(row) answers \(pt(finalAnswers[row])), its cell \(pt(exact[row]))"
@@ -192,14 +195,16 @@ public enum Exercise07aChecks {
         var passed: Bool { reached && stopped && lateReloads == 0 && lateMeasurements <= allowed }
 
         var text: String {
-            let at = "cancelled at the \(ordinal(holdAt + 1)) row: "
+            let at = (reached ? "cancelled" : "to be cancelled") + " at the \(ordinal(holdAt + 1)) measurement: "
             guard reached else {
                 return at
-                    + (returnedEarly
-                        ? "measureRows() had measured \(counted(measuredBefore, "row")) and returned before the main "
-                            + "thread could run, so the cancel came when all was done: measure off the main thread"
-                        : "the \(ordinal(holdAt + 1)) measurement off the main thread did not come within "
-                            + "\(Int(reachSeconds)) s (\(counted(measuredBefore, "row")) measured)")
+                    + (returnedEarly && measuredBefore == 0
+                        ? "measureRows() returned without measuring a row"
+                        : returnedEarly
+                            ? "measureRows() had measured \(counted(measuredBefore, "row")) and returned before the main "
+                                + "thread could run, so the cancel came when all was done: measure off the main thread"
+                            : "the \(ordinal(holdAt + 1)) measurement off the main thread did not come within "
+                                + "\(Int(reachSeconds)) s (\(counted(measuredBefore, "row")) measured)")
             }
             return at
                 + "\(counted(lateMeasurements, "row")) measured after it, \(counted(lateReloads, "row")) reloaded; "
@@ -242,9 +247,9 @@ public enum Exercise07aChecks {
         return CheckResult(
             name: "a cancelled run measures and shows nothing more",
             passed: failed == nil,
-            expected: "cancelled while the \(listed(holdPoints.map { ordinal($0 + 1) })) row measured is under way: "
-                + "measureRows() returns, no reloadRows after the cancel, and no more rows measured (at most one "
-                + "per task measuring at that moment)",
+            expected: "cancelled while the \(ordinal(holdPoints[0] + 1)) (then, in a new run, the "
+                + "\(ordinal(holdPoints[1] + 1))) row is being measured: measureRows() returns, no reloadRows after "
+                + "the cancel, and no more rows measured (at most one per task measuring at that moment)",
             got: failed?.text ?? outcomes.map(\.text).joined(separator: "; "), hint: 5)
     }
 }
