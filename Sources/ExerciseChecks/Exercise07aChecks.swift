@@ -1,0 +1,255 @@
+import Foundation
+import Lesson07Kit
+import WorkshopCore
+
+/// The checks of exercise 07a (Exercises/07a-heights-off-main): row heights that answer at
+/// once with an estimate, are measured off the main thread (the rows on screen first), come
+/// back to the main actor, and stop with a cancel. Every check reads what the table's own
+/// sizing cells and the table itself recorded: where each row was measured, in what order,
+/// what the learner's code answered when the table asked, what happened after the cancel.
+public enum Exercise07aChecks {
+    /// The learner's object, as the check drives it: its `height(forRow:)` and its `measureRows()`.
+    public struct Provider {
+        let height: @MainActor (Int) -> Double
+        let measureRows: @MainActor () async -> Void
+
+        public init(height: @escaping @MainActor (Int) -> Double, measureRows: @escaping @MainActor () async -> Void) {
+            self.height = height
+            self.measureRows = measureRows
+        }
+    }
+
+    public typealias MakeProvider = @MainActor (HeightsTable) -> Provider
+
+    static let estimate = 44.0
+    /// Lesson 07's default table width in cells.
+    static let cellWidth = 40.0
+    /// The first run: 48 rows, scrolled so that rows 18..<24 are on screen.
+    static let rows = 48
+    static let visible = 18..<24
+    /// The cancelled runs: 120 rows, the top 6 on screen; the check cancels while the 11th,
+    /// then (in a new run) the 14th measurement is under way: with the visible rows first and
+    /// the others 8 at a time, one in the middle of a batch and one at its end.
+    static let cancelRows = 120
+    static let cancelVisible = 0..<6
+    static let holdPoints = [10, 13]
+    /// How long each wait may take: together inside the 20 s a check program may run.
+    static let runSeconds = 6.0
+    static let reachSeconds = 3.0
+    static let stopSeconds = 2.0
+
+    /// Hands the learner's `height(forRow:)` to `table` and starts `measureRows()` in a task on
+    /// the main actor. The task runs once the check turns the main loop; `ended` says it returned.
+    @MainActor
+    static func start(_ provider: Provider, on table: HeightsTable) -> (task: Task<Void, Never>, ended: MainActorFlag) {
+        table.heightOfRow = provider.height
+        let ended = MainActorFlag()
+        let task = Task { @MainActor in
+            await provider.measureRows()
+            ended.isSet = true
+        }
+        return (task, ended)
+    }
+
+    /// Runs every check against objects made by `make`. Call on the main thread: it turns the main run loop.
+    @MainActor
+    public static func run(_ make: MakeProvider) -> [CheckResult] {
+        let texts = HeightsRun.texts(count: rows)
+        let sizer = TextCellSizer(width: cellWidth)
+        let exact = texts.map { (try? sizer.height(forText: $0)) ?? .nan }
+
+        // Run 1: the table asks every row's height at once, before `measureRows` could run (the
+        // task waits for the main thread, which is the check's until it turns the loop).
+        let table = HeightsTable(texts: texts, visibleRows: visible, estimatedHeight: estimate, cellWidth: cellWidth)
+        let (task, ended) = start(make(table), on: table)
+        let firstAnswers = texts.indices.map { table.answer($0) }
+        let finished = MainLoop.run(timeout: runSeconds) { ended.isSet }
+        task.cancel()
+        let finalAnswers = texts.indices.map { table.answer($0) }
+        let measured = table.log.measurements
+
+        // Runs 2 and 3: cancelled while a row is being measured.
+        let cancelled = cancelCheck(make)
+
+        return [
+            estimateCheck(firstAnswers: firstAnswers, measured: measured),
+            threadCheck(measured),
+            orderCheck(measured),
+            exactCheck(exact: exact, table: table, finished: finished, finalAnswers: finalAnswers),
+            cancelled,
+        ]
+    }
+
+    static func rowsText(_ rows: some Collection<Int>) -> String {
+        rows.count <= 8
+            ? rows.map(String.init).joined(separator: ", ")
+            : rows.prefix(8).map(String.init).joined(separator: ", ") + ", ..."
+    }
+
+    static func rangeText(_ range: Range<Int>) -> String { "\(range.lowerBound)..<\(range.upperBound)" }
+
+    static func pt(_ height: Double) -> String { height.isNaN ? "nan pt" : "\(Int(height)) pt" }
+
+    static func estimateCheck(firstAnswers: [Double], measured: [MeasureLog.Measurement]) -> CheckResult {
+        let inside = measured.filter(\.insideAnswer).count
+        let notEstimate = firstAnswers.indices.filter { firstAnswers[$0] != estimate }
+        return CheckResult(
+            name: "height(forRow:) answers at once with the estimate",
+            passed: inside == 0 && notEstimate.isEmpty,
+            expected: "asked for all \(rows) rows before any was measured: \(pt(estimate)) each, "
+                + "and no row measured inside height(forRow:)",
+            got: notEstimate.isEmpty && inside == 0
+                ? "\(pt(estimate)) each, nothing measured inside it"
+                : "\(counted(inside, "row")) measured inside height(forRow:) on the main thread"
+                    + (notEstimate.isEmpty
+                        ? ""
+                        : "; row \(notEstimate[0]) answered \(pt(firstAnswers[notEstimate[0]])) before it was measured"),
+            hint: 1)
+    }
+
+    static func threadCheck(_ measured: [MeasureLog.Measurement]) -> CheckResult {
+        let byRun = measured.filter { !$0.insideAnswer }
+        let onMain = byRun.filter(\.onMain)
+        return CheckResult(
+            name: "no row is measured on the main thread",
+            passed: !byRun.isEmpty && onMain.isEmpty,
+            expected: "every measurement of measureRows() off the main thread (a task group, an actor or a queue)",
+            got: byRun.isEmpty
+                ? "measureRows() measured no row"
+                : "\(onMain.count) of \(counted(byRun.count, "measurement")) on the main thread"
+                    + (onMain.isEmpty ? "" : ": the table froze until the last of them"),
+            hint: 2)
+    }
+
+    static func orderCheck(_ measured: [MeasureLog.Measurement]) -> CheckResult {
+        let order = measured.filter { !$0.insideAnswer }.map(\.row)
+        let firstOther = order.firstIndex { !visible.contains($0) } ?? order.count
+        let visibleFirst = Set(order[..<firstOther])
+        let lateVisible = visible.filter { !visibleFirst.contains($0) }
+        let seen = order.firstIndex { visible.contains($0) }
+        return CheckResult(
+            name: "the visible rows are measured first",
+            passed: lateVisible.isEmpty,
+            expected: "rows \(rangeText(visible)) (on screen) measured before any other row",
+            got: lateVisible.isEmpty
+                ? "rows \(rangeText(visible)) first"
+                : order.isEmpty
+                    ? "measureRows() measured no row"
+                    : "measured first: rows \(rowsText(order))"
+                        + (seen.map { "; the first row on screen came \(ordinal($0 + 1))" }
+                            ?? "; no row on screen measured"),
+            hint: 3)
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix =
+            (11...13).contains(number % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
+        return "\(number)\(suffix)"
+    }
+
+    @MainActor
+    static func exactCheck(exact: [Double], table: HeightsTable, finished: Bool, finalAnswers: [Double]) -> CheckResult
+    {
+        let reloads = table.reloads
+        let offMain = reloads.filter { !$0.onMain }.count
+        // A reload may answer the estimate (a row redrawn before its turn), never another height.
+        let wrong = reloads.first { $0.height != exact[$0.row] && $0.height != estimate }
+        let shown = Set(reloads.filter { $0.height == exact[$0.row] }.map(\.row))
+        let missing = exact.indices.filter { !shown.contains($0) }
+        let finalWrong = exact.indices.filter { finalAnswers[$0] != exact[$0] }
+        let got: String
+        if let wrong {
+            got = "row \(wrong.row) was reloaded with \(pt(wrong.height)); its cell measures \(pt(exact[wrong.row]))"
+        } else if offMain > 0 {
+            got = "\(counted(offMain, "reload")) off the main thread"
+        } else if !missing.isEmpty {
+            got =
+                "\(counted(missing.count, "row")) never reloaded with the exact height (rows \(rowsText(missing)))"
+                + (finished ? "" : "; measureRows() had not returned after \(Int(runSeconds)) s")
+        } else if let row = finalWrong.first {
+            got = "at the end row \(row) answers \(pt(finalAnswers[row])), its cell \(pt(exact[row]))"
+        } else {
+            got = "all \(exact.count) rows reloaded on main with their exact heights"
+        }
+        return CheckResult(
+            name: "every row gets its exact height, reloaded on main",
+            passed: wrong == nil && offMain == 0 && missing.isEmpty && finalWrong.isEmpty,
+            expected: "reloadRows on the main thread for every row, which then answers the sizing cell's height "
+                + "(row 0: \(pt(exact[0])), not the estimate \(pt(estimate)))",
+            got: got, hint: 4)
+    }
+
+    /// What one cancelled run showed.
+    struct CancelOutcome {
+        var holdAt: Int
+        /// The held measurement came (off main) before `measureRows()` returned: the cancel came mid-way.
+        var reached: Bool
+        var returnedEarly: Bool
+        var measuredBefore: Int
+        var stopped: Bool
+        var lateMeasurements: Int
+        /// Each task measuring at the cancel may have passed its last look at the cancel just before it.
+        var allowed: Int
+        var lateReloads: Int
+
+        var passed: Bool { reached && stopped && lateReloads == 0 && lateMeasurements <= allowed }
+
+        var text: String {
+            let at = (reached ? "cancelled" : "to be cancelled") + " at the \(ordinal(holdAt + 1)) measurement: "
+            guard reached else {
+                return at
+                    + (returnedEarly && measuredBefore == 0
+                        ? "measureRows() returned without measuring a row"
+                        : returnedEarly
+                            ? "measureRows() had measured \(counted(measuredBefore, "row")) and returned before the main "
+                                + "thread could run, so the cancel came when all was done: measure off the main thread"
+                            : "the \(ordinal(holdAt + 1)) measurement off the main thread did not come within "
+                                + "\(Int(reachSeconds)) s (\(counted(measuredBefore, "row")) measured)")
+            }
+            return at
+                + "\(counted(lateMeasurements, "row")) measured after it, \(counted(lateReloads, "row")) reloaded; "
+                + "measureRows() " + (stopped ? "returned" : "had not returned after \(Int(stopSeconds)) s")
+        }
+    }
+
+    /// Run 2: starts a table of 120 rows, cancels the task while its `holdAt`-th measurement
+    /// (from 0) is held off main, lets that measurement finish, and records what happens after.
+    @MainActor
+    static func cancelRun(_ make: MakeProvider, holdAt: Int) -> CancelOutcome {
+        let table = HeightsTable(
+            texts: HeightsRun.texts(count: cancelRows), visibleRows: cancelVisible, estimatedHeight: estimate,
+            cellWidth: cellWidth, holdAt: holdAt)
+        let log = table.log
+        let (task, ended) = start(make(table), on: table)
+        MainLoop.run(timeout: reachSeconds) { log.isHolding || ended.isSet }
+        let reached = log.isHolding && !ended.isSet
+        let measuredBefore = log.measurements.count
+        // On main, between two main-queue jobs: no reload can be half done.
+        table.cancelled = true
+        log.cancel()
+        task.cancel()
+        log.releaseHeld()
+        let stopped = MainLoop.run(timeout: stopSeconds) { ended.isSet }
+        // A moment more for work measureRows() started and did not wait for: it must do nothing either.
+        MainLoop.run(timeout: 0.2) { false }
+        return CancelOutcome(
+            holdAt: holdAt, reached: reached, returnedEarly: ended.isSet && !reached, measuredBefore: measuredBefore,
+            stopped: stopped, lateMeasurements: log.measurements.filter(\.afterCancel).count,
+            allowed: max(0, log.peakInFlight - 1), lateReloads: table.reloads.filter(\.afterCancel).count)
+    }
+
+    /// Two cancelled runs: in the middle of a batch of rows (what the measuring does with a
+    /// cancel) and at its end (what the main actor does with heights that come after one).
+    @MainActor
+    static func cancelCheck(_ make: MakeProvider) -> CheckResult {
+        let outcomes = holdPoints.map { cancelRun(make, holdAt: $0) }
+        let failed = outcomes.first { !$0.passed }
+        return CheckResult(
+            name: "a cancelled run measures and shows nothing more",
+            passed: failed == nil,
+            expected: "cancelled while the \(ordinal(holdPoints[0] + 1)) (then, in a new run, the "
+                + "\(ordinal(holdPoints[1] + 1))) row is being measured: measureRows() returns, no reloadRows after "
+                + "the cancel, and no more rows measured (at most one per task measuring at that moment)",
+            got: failed?.text ?? outcomes.map(\.text).joined(separator: "; "), hint: 5)
+    }
+}
