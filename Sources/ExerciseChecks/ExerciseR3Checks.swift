@@ -12,7 +12,7 @@ import WorkshopCore
 public enum ExerciseR3Checks {
     public static let file = "IconLoader.swift"
     public static let icons = ["a", "b", "c", "d", "e", "f", "g", "h"]
-    public static let rounds = 5
+    public static let cellsPerIcon = 5
 
     static let attributesCheck = "no @unchecked Sendable and no nonisolated(unsafe) in the file"
     static let resultsCheck = "each icon is fetched once and every caller gets it (plain run)"
@@ -21,7 +21,7 @@ public enum ExerciseR3Checks {
 
     /// The first half of the workload's line when all went right.
     static var expectedResults: String {
-        let callers = icons.count * rounds
+        let callers = icons.count * (cellsPerIcon + 1)
         return "fetches " + icons.map { "\($0)=1" }.joined(separator: " ")
             + "; \(callers) of \(callers) callers got their icon; \(callers) callbacks; 0 requests active"
     }
@@ -160,7 +160,7 @@ public enum ExerciseR3Checks {
         var line: String?
         var problem: String
 
-        /// "fetches a=1 ...; 40 of 40 callers got their icon; 40 callbacks; 0 requests active"
+        /// "fetches a=1 ...; 48 of 48 callers got their icon; 48 callbacks; 0 requests active"
         var results: String? { line?.components(separatedBy: " | ").first }
         /// "0 callbacks off the main actor; 0 fetches on the main actor"
         var places: String? {

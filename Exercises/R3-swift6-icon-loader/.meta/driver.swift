@@ -5,15 +5,17 @@ import Synchronization
     import ExerciseChecks
 #endif
 
-// The workload: a table of 8 rows whose cells ask for their icons on the main actor, 5 times
-// each (the rows scroll away and back), as lesson 03's table does. The fetch is this program's
-// own fake network: it counts the requests per icon and where they ran, and each callback
-// records its icon and where it ran. Prints one line (see `ExerciseR3Checks.Line`).
+// The workload: a table of 8 rows whose cells ask for their icons on the main actor, 5 cells
+// per icon at once (rows scrolled away and back while the icons are on their way), then once
+// more when every icon is in, as lesson 03's table does. The fetch is this program's own fake
+// network: it counts the requests per icon and where they ran, and each callback records its
+// icon and where it ran. Prints one line (read by `ExerciseR3Checks.WorkloadRun`).
 // It lives here and not in the checks' library because the thread-sanitized build
 // (`-D WORKLOAD_ONLY`) must not load that unsanitized library.
 
 let iconNames = ["a", "b", "c", "d", "e", "f", "g", "h"]
-let rounds = 5
+/// Cells asking for each icon while it is on its way.
+let cellsPerIcon = 5
 /// Set on the main queue only: `DispatchQueue.getSpecific` finds it there and nowhere else.
 let mainQueueKey = DispatchSpecificKey<Bool>()
 
@@ -30,11 +32,13 @@ final class Evidence: Sendable {
         var calledBack = 0
         var gotTheirIcon = 0
         var callbacksOffMain: [String] = []
+        /// The count of callbacks the workload waits for, and its continuation.
+        var awaited = 0
         var allIn: CheckedContinuation<Void, Never>?
-        var waitEnded = false
     }
     private let state = Mutex(State())
-    let expected = iconNames.count * rounds
+    /// Every cell's ask: `cellsPerIcon` per icon at first, then one more per icon.
+    let expected = iconNames.count * (cellsPerIcon + 1)
 
     func fetched(_ name: String) {
         let onMain = onMainQueue()
@@ -50,33 +54,29 @@ final class Evidence: Sendable {
             $0.calledBack += 1
             if bytes == icon(of: name) { $0.gotTheirIcon += 1 }
             if let place { $0.callbacksOffMain.append("icon \(name) on \(place)") }
-            guard $0.calledBack == expected, !$0.waitEnded else { return nil }
-            $0.waitEnded = true
-            return $0.allIn.take()
+            return $0.calledBack >= $0.awaited ? $0.allIn.take() : nil
         }
         allIn?.resume()
     }
 
-    /// Returns when every caller was called back, or after `seconds`: the line then says how
-    /// many were not.
-    func waitForEveryCallback(seconds: Double) async {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.endWait() }
+    /// Returns when `count` callbacks have come in, or after `seconds`: the line then says how
+    /// many callers were not called back.
+    func waitForCallbacks(_ count: Int, seconds: Double) async {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.endWait(for: count) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ended = state.withLock {
-                if $0.waitEnded { return true }
+            let allIn = state.withLock {
+                $0.awaited = count
+                if $0.calledBack >= count { return true }
                 $0.allIn = continuation
                 return false
             }
-            if ended { continuation.resume() }
+            if allIn { continuation.resume() }
         }
     }
 
-    private func endWait() {
-        let waiting: CheckedContinuation<Void, Never>? = state.withLock {
-            $0.waitEnded = true
-            return $0.allIn.take()
-        }
-        waiting?.resume()
+    /// Ends the wait for `count` callbacks, if it still waits (its time is up).
+    private func endWait(for count: Int) {
+        state.withLock { $0.awaited == count ? $0.allIn.take() : nil }?.resume()
     }
 
     func line(active: Int) -> String {
@@ -91,15 +91,13 @@ final class Evidence: Sendable {
     }
 }
 
-/// The cells: on the main actor, each row asks for its icon, round after round; between rounds
-/// the table scrolls (a short pause), so later asks meet icons on their way and icons in.
+/// The cells: on the main actor, `cells` cells ask for each icon.
 @MainActor
-func askForIcons(_ loader: IconLoader, _ evidence: Evidence) async {
-    for round in 0..<rounds {
+func askForIcons(_ loader: IconLoader, _ evidence: Evidence, cells: Int) async {
+    for _ in 0..<cells {
         for name in iconNames {
             await loader.loadIcon(named: name) { @Sendable bytes in evidence.calledBack(name, with: bytes) }
         }
-        usleep(UInt32(400 + round * 300))
     }
 }
 
@@ -108,12 +106,16 @@ func workload() async -> String {
     let evidence = Evidence()
     let loader = IconLoader { name in
         evidence.fetched(name)
-        // The network: 0.3-2 ms, different for each icon.
-        usleep(UInt32(300 + (name.unicodeScalars.first.map { Int($0.value) } ?? 0) * 7_919 % 1_700))
+        // The network: 20-50 ms, different for each icon; long beside the microseconds the 40
+        // asks take, so that they all come while the icons are on their way, even on a busy machine.
+        usleep(UInt32(20_000 + (name.unicodeScalars.first.map { Int($0.value) } ?? 0) * 7_919 % 30_000))
         return icon(of: name)
     }
-    await askForIcons(loader, evidence)
-    await evidence.waitForEveryCallback(seconds: 10)
+    await askForIcons(loader, evidence, cells: cellsPerIcon)
+    await evidence.waitForCallbacks(iconNames.count * cellsPerIcon, seconds: 10)
+    // Scrolled back once every icon is in: the cache answers, with no request.
+    await askForIcons(loader, evidence, cells: 1)
+    await evidence.waitForCallbacks(evidence.expected, seconds: 10)
     return evidence.line(active: await IconLoader.activeRequests)
 }
 
