@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if !WORKLOAD_ONLY
     import ExerciseChecks
@@ -23,9 +22,11 @@ func icon(of name: String) -> [UInt8] { Array("icon of \(name)".utf8) }
 
 func onMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
 
-/// What happened, written from any thread: a mutex guards it, because fetches and callbacks
-/// run wherever the learner's code runs them.
-final class Evidence: Sendable {
+/// What happened, written from any thread: `lock` guards `state`, because fetches and callbacks
+/// run wherever the learner's code runs them. An NSLock (a pthread mutex), not Synchronization's
+/// Mutex: on Linux that one waits on a futex the thread sanitizer does not see, so the
+/// sanitized run would report races inside its `withLock`.
+final class Evidence: @unchecked Sendable {  // @unchecked: `lock` guards `state`
     struct State {
         var fetches: [String: Int] = [:]
         var fetchesOnMain = 0
@@ -36,13 +37,20 @@ final class Evidence: Sendable {
         var awaited = 0
         var allIn: CheckedContinuation<Void, Never>?
     }
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
     /// Every cell's ask: `cellsPerIcon` per icon at first, then one more per icon.
     let expected = iconNames.count * (cellsPerIcon + 1)
 
     func fetched(_ name: String) {
         let onMain = onMainQueue()
-        state.withLock {
+        withState {
             $0.fetches[name, default: 0] += 1
             if onMain { $0.fetchesOnMain += 1 }
         }
@@ -50,7 +58,7 @@ final class Evidence: Sendable {
 
     func calledBack(_ name: String, with bytes: [UInt8]) {
         let place = onMainQueue() ? nil : (Thread.isMainThread ? "the main thread but not its queue" : "another thread")
-        let allIn: CheckedContinuation<Void, Never>? = state.withLock {
+        let allIn: CheckedContinuation<Void, Never>? = withState {
             $0.calledBack += 1
             if bytes == icon(of: name) { $0.gotTheirIcon += 1 }
             if let place { $0.callbacksOffMain.append("icon \(name) on \(place)") }
@@ -64,7 +72,7 @@ final class Evidence: Sendable {
     func waitForCallbacks(_ count: Int, seconds: Double) async {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.endWait(for: count) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let allIn = state.withLock {
+            let allIn = withState {
                 $0.awaited = count
                 if $0.calledBack >= count { return true }
                 $0.allIn = continuation
@@ -76,11 +84,11 @@ final class Evidence: Sendable {
 
     /// Ends the wait for `count` callbacks, if it still waits (its time is up).
     private func endWait(for count: Int) {
-        state.withLock { $0.awaited == count ? $0.allIn.take() : nil }?.resume()
+        withState { $0.awaited == count ? $0.allIn.take() : nil }?.resume()
     }
 
     func line(active: Int) -> String {
-        state.withLock { state in
+        withState { state in
             let fetches = iconNames.map { "\($0)=\(state.fetches[$0] ?? 0)" }.joined(separator: " ")
             let off = state.callbacksOffMain
             return "fetches \(fetches); \(state.gotTheirIcon) of \(expected) callers got their icon; "

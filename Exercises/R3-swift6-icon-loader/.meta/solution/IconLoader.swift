@@ -15,9 +15,9 @@ public actor IconLoader {
     private var fetching: [String: Task<[UInt8], Never>] = [:]
 
     /// The requests on the wire. Touched from the actor and from the fetch queue, and read from
-    /// anywhere (the status bar), so a mutex guards it rather than one actor.
-    private static let requestsOnTheWire = Mutex(0)
-    public static var activeRequests: Int { requestsOnTheWire.withLock { $0 } }
+    /// anywhere (the status bar): one number alone, so an atomic is enough, and no actor needed.
+    private static let requestsOnTheWire = Atomic(0)
+    public static var activeRequests: Int { requestsOnTheWire.load(ordering: .relaxed) }
 
     public init(fetch: @escaping @Sendable (String) -> [UInt8]) {
         self.fetch = fetch
@@ -27,7 +27,7 @@ public actor IconLoader {
     public func icon(named name: String) async -> [UInt8] {
         if let icon = icons[name] { return icon }
         if let request = fetching[name] { return await request.value }
-        IconLoader.requestsOnTheWire.withLock { $0 += 1 }
+        IconLoader.requestsOnTheWire.add(1, ordering: .relaxed)
         let request = Task { [fetch] in await Self.fetchOffTheActor(name, fetch) }
         fetching[name] = request
         let icon = await request.value
@@ -51,7 +51,7 @@ public actor IconLoader {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let icon = fetch(name)
-                requestsOnTheWire.withLock { $0 -= 1 }
+                requestsOnTheWire.subtract(1, ordering: .relaxed)
                 continuation.resume(returning: icon)
             }
         }
