@@ -2,14 +2,10 @@
 // Check it: swift run workshop check R3
 import Foundation
 
-/// Lesson 03's icon cache, written the way an app of 2010 wrote it: a shared object with a
-/// dictionary of icons, a dictionary of the callers waiting for an icon on its way (so that 5
-/// cells asking for one icon cost one request), fetches on a queue, completion handlers.
-/// Cells call `loadIcon` on the main thread; the fetch runs on `queue`, and there it writes
-/// both dictionaries while the main thread reads them: a data race. Swift 6 accepts it only
-/// because of the two promises marked TODO(1) and TODO(2), which nothing keeps.
-/// Keep the names the check calls: `IconLoader(fetch:)`, `loadIcon(named:completion:)` and
-/// `IconLoader.activeRequests` (the check calls them with `await`, so an actor's work too).
+/// Lesson 03's icon cache as a 2010 app wrote it: icons and waiting callers in dictionaries (5
+/// cells asking for one icon cost one request), fetches on a queue, completion handlers. Cells
+/// call `loadIcon` on main while `queue` writes both dictionaries: a data race, which Swift 6
+/// accepts only because of two promises below that nothing keeps. Keep the names the check calls.
 // TODO(1): `@unchecked Sendable` tells the compiler "this class guards its own state" and
 // switches its checking off. Nothing guards `icons` or `waiting`. Remove it, and make the
 // compiler happy another way (an actor, or a class that lives on the main actor).
@@ -21,8 +17,7 @@ public final class IconLoader: @unchecked Sendable {
     private let queue = DispatchQueue(label: "icon-loader", attributes: .concurrent)
 
     /// The requests on the wire, for the network activity indicator in the status bar.
-    // TODO(2): `nonisolated(unsafe)` switches the checking off for this counter: the main thread
-    // adds one and `queue` takes one away, at the same time. Remove it too.
+    // TODO(2): `nonisolated(unsafe)` switches the checking off: main adds, `queue` subtracts. Remove it.
     nonisolated(unsafe) public static var activeRequests = 0
 
     public init(fetch: @escaping @Sendable (String) -> [UInt8]) {
