@@ -10,6 +10,18 @@ public enum ExerciseDriver {
     /// Set instead when that build did not compile: the compiler's message.
     public static let sanitizedBuildErrorVariable = "WORKSHOP_SANITIZED_BUILD_ERROR"
 
+    /// The environment variable with the folder that holds the learner's files as checked.
+    public static let sourcesVariable = "WORKSHOP_CHECKED_SOURCES"
+
+    /// The learner's file `name` as checked (not as it is on disk now), or nil when the runner
+    /// gave none: for a check that reads the source itself.
+    public static func source(_ name: String) -> String? {
+        guard let folder = ProcessInfo.processInfo.environment[sourcesVariable], !folder.isEmpty,
+            let data = FileManager.default.contents(atPath: folder + "/" + name)
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Prints the results for the runner (unbuffered, so a crash afterwards loses nothing).
     public static func report(_ results: [CheckResult]) {
         CheckTimelineRecorder.report()

@@ -141,6 +141,13 @@ public struct ExerciseRunner: Sendable {
         }
         // The program's own children (R1's workloads) end before it is stopped.
         environment[Subprocess.deadlineVariable] = String(Date().timeIntervalSince1970 + runTimeout)
+        // The files as checked, for a check about the source itself (what it must not say):
+        // the compile folder is gone by now, and the files may be no file on disk (a test's copy).
+        let sourcesFolder = cacheDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: sourcesFolder) }
+        if (try? writeSources(sources, of: exercise, to: sourcesFolder)) != nil {
+            environment[ExerciseDriver.sourcesVariable] = sourcesFolder.path
+        }
         let memory: Subprocess.MemoryLimit =
             toolchain.threadSanitizer ? .inherit : memoryLimitBytes.map { .bytes($0) } ?? .inherit
 
@@ -168,6 +175,12 @@ public struct ExerciseRunner: Sendable {
             runSeconds: monotonicSeconds() - ran)
         report.timeline = CheckTimeline.read(in: outcome.stdout)
         return report
+    }
+
+    /// Writes the learner's files into `folder`, by name, for the program to read.
+    func writeSources(_ sources: [String: Data], of exercise: Exercise, to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in exercise.files { try sources[file]?.write(to: folder.appendingPathComponent(file)) }
     }
 
     // MARK: - Compiling
