@@ -48,4 +48,19 @@ struct TimelinePictureTests {
         #expect(picture.svg.contains("a caption</desc>"))
         #expect(picture.svg.contains("role=\"img\""))
     }
+
+    @Test func everyRunsWorstFreezeIsSaidInWordsHoweverShort() {
+        // A threaded run with only short freezes, beside an async run with a long one.
+        let short = [Stall(start: 0.2, end: 0.23), Stall(start: 0.5, end: 0.545)]
+        let main = [Trace.Span(lane: "main", name: "draw", start: 0, end: 1)]
+        let threaded = TimelinePicture.Run(
+            name: "threaded", spans: main, stalls: short, firstContentSeconds: 0.1, doneSeconds: 1, droppedFrames: 3)
+        let async = TimelinePicture.Run(
+            name: "async", spans: main, stalls: [Stall(start: 0.3, end: 0.42)], firstContentSeconds: 0.1,
+            doneSeconds: 1, droppedFrames: 6)
+        let svg = TimelinePicture(title: "t", subtitle: "s", runs: [threaded, async], caption: "c").svg
+        #expect(svg.contains("frozen 0.045 s, 1 frame dropped"), "the threaded run's worst freeze, labelled")
+        #expect(!svg.contains("frozen 0.030 s"), "a shorter one than the worst stays a tick")
+        #expect(svg.contains("frozen 0.12 s"), "the async run's freeze, labelled as before")
+    }
 }

@@ -241,6 +241,9 @@ public struct TimelinePicture: Sendable {
         // Where the last label ends: a freeze right after another gets its ticks but no label
         // of its own, so two labels never print over each other.
         var labelsEnd = -Double.infinity
+        // Every run's worst freeze is said in words, however short: a threaded run's 40 ms
+        // freeze deserves its label as much as an async run's 120 ms one (the reader compares).
+        let worst = run.stalls.max { $0.seconds < $1.seconds }
         for stall in run.stalls {
             let left = x(stall.start)
             let right = x(stall.end)
@@ -254,9 +257,9 @@ public struct TimelinePicture: Sendable {
                 body.append(rect(x: left, y: y - 4, width: max(2, right - left), height: 8, fill: Self.freezeColor))
             }
             let labelX = min(left, Self.trackEnd - 420)
-            if stall.seconds >= 0.1, labelX >= labelsEnd {
+            if stall.seconds >= 0.1 || stall == worst, labelX >= labelsEnd {
                 hasLabel = true
-                let label = "frozen \(format(stall.seconds)) s, \(frames) frames dropped"
+                let label = "frozen \(format(stall.seconds)) s, \(counted(frames, "frame")) dropped"
                 body.append(text(label, x: labelX, y: y + 28, size: 20, color: "#b91c1c"))
                 labelsEnd = labelX + Double(label.count) * 11 + 12  // about 11 px a character at 20 px
             }
