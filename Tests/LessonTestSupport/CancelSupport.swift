@@ -1,7 +1,7 @@
 import Foundation
 import WorkshopCore
 
-/// The two test tiers. The README's `swift test` is the learner's suite (fast); the slow tier
+/// The two test tiers. The README's `swift test --parallel` is the learner's suite (fast); the slow tier
 /// (fault matrices, random-cancel loops, runs under load) is switched on by one environment
 /// variable, which `.ci/run` sets: `SAKUSAKU_SLOW_TESTS=1 swift test`.
 public enum SlowTier {
