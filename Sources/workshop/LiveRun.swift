@@ -123,13 +123,15 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
     /// What the program wrote, as a terminal would show its end: escape sequences and carriage returns taken out.
     var text: String {
         let raw = String(decoding: output.current, as: UTF8.self)
-        return raw.replacingOccurrences(of: #"\u{1B}\[[0-9;?]*[A-Za-z]"#, with: "", options: .regularExpression)
+        return raw.replacingOccurrences(of: #"\x{1B}\[[0-9;?]*[A-Za-z]"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: "\r", with: "")
     }
 
     /// The last paragraph the program wrote: a lesson ends with its takeaway.
     var lastParagraph: String {
         let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        return paragraphs.last { !$0.isEmpty } ?? ""
+        // One line: the box wraps it again to its own width.
+        let last = paragraphs.last { !$0.isEmpty } ?? ""
+        return last.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 }

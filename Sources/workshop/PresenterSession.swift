@@ -108,7 +108,9 @@ struct PresenterSession {
         var end: LiveRun.End?
         while end == nil {
             end = run.wait(timeout: Self.runPoll)
-            if end == nil, let key = KeyInput.next(timeout: 0), key == .quit || key == .interrupt {
+            // Lines from a pipe are for the steps after this one (a script sends them all at
+            // once); there, only a signal (Ctrl-C) stops the run.
+            if end == nil, KeyInput.isTerminal, let key = KeyInput.next(timeout: 0), key == .quit || key == .interrupt {
                 end = run.stop()
             }
         }
