@@ -69,7 +69,10 @@ enum KeyInput {
         let count = read(STDIN_FILENO, &chunk, chunk.count)
         guard count > 0 else {
             // The end of the input: a last line without its newline still counts.
-            let rest = pending.withLock { bytes in defer { bytes = [] }; return bytes }
+            let rest = pending.withLock { bytes in
+                defer { bytes = [] }
+                return bytes
+            }
             return rest.isEmpty ? .quit : key(line: String(decoding: rest, as: UTF8.self))
         }
         pending.withLock { $0 += chunk[..<count] }

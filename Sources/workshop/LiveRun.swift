@@ -78,13 +78,11 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
             let count = read(reading, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            buffer.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < count {
-                    let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, count - offset)
-                    if written <= 0 && errno != EINTR { break }
-                    offset += max(0, written)
-                }
+            var offset = 0
+            while offset < count {
+                let written = buffer[offset..<count].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+                if written <= 0 && errno != EINTR { break }
+                offset += max(0, written)
             }
             output.withLock { $0.append(contentsOf: buffer[..<count]) }
         }

@@ -97,7 +97,8 @@ struct Present: ParsableCommand {
         let arguments = ["build", "--product", product, "-c", toolchain.configuration]
         Style.warnLine(Style.dim(Text.presentBuilding("swift " + arguments.joined(separator: " "))))
         // The same limit as the checks' library build: a cold build on two cores takes minutes.
-        let build = try? Subprocess.run("swift", arguments, currentDirectory: toolchain.packageRoot.path, timeout: 1_800)
+        let build = try? Subprocess.run(
+            "swift", arguments, currentDirectory: toolchain.packageRoot.path, timeout: 1_800)
         guard build?.succeeded == true, FileManager.default.isExecutableFile(atPath: binary) else {
             throw WorkshopFailure(Text.presentNotBuilt(product))
         }

@@ -36,7 +36,8 @@ enum PseudoTerminal {
             close(master)
             return nil
         }
-        let slave = open(String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
+        let slave = open(
+            String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard slave >= 0 else {
             close(master)
             return nil

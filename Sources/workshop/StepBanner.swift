@@ -38,12 +38,14 @@ enum StepBanner {
         let big = bigNumber(step)
         let left = (big.first.map(terminalWidth) ?? 0) + 4
         let textWidth = max(20, width - left - 1)
-        let beside = wrap(demo.title, width: textWidth).map { Style.paint($0, "1;36") } + [""]
+        let beside =
+            wrap(demo.title, width: textWidth).map { Style.paint($0, "1;36") } + [""]
             + wrap(demo.point, width: textWidth)
         for row in 0..<max(big.count, beside.count) {
             let digits = row < big.count ? Style.paint(big[row], "36") : ""
             let plainDigits = row < big.count ? big[row] : ""
-            lines.append("  " + Style.pad(digits, left - 2, visible: plainDigits) + (row < beside.count ? beside[row] : ""))
+            lines.append(
+                "  " + Style.pad(digits, left - 2, visible: plainDigits) + (row < beside.count ? beside[row] : ""))
         }
         lines += ["", "  " + Style.bold("$ " + command), ""]
         return lines
@@ -54,7 +56,9 @@ enum StepBanner {
         let inner = max(20, width - 4)
         let top = "┌─ " + label + " " + String(repeating: "─", count: max(0, width - terminalWidth(label) - 5)) + "┐"
         var lines = [Style.dim(top)]
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).flatMap({ wrap(String($0), width: inner) }) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).flatMap({
+            wrap(String($0), width: inner)
+        }) {
             lines.append(Style.dim("│ ") + Style.bold(Style.pad(line, inner)) + Style.dim(" │"))
         }
         lines.append(Style.dim("└" + String(repeating: "─", count: max(0, width - 2)) + "┘"))

@@ -25,7 +25,8 @@ struct LessonCommandsTests {
         where name.hasSuffix(".md") {
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             commands += LessonText.quotedCommands(in: text).map { quoted in
-                Command(file: folder + "/" + name, line: quoted.line, product: quoted.product, arguments: quoted.arguments)
+                Command(
+                    file: folder + "/" + name, line: quoted.line, product: quoted.product, arguments: quoted.arguments)
             }
         }
         return commands
