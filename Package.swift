@@ -47,7 +47,7 @@ let workshopTargets: [Target] = [
     //
     // Every exercise's checks, the catalog (title, lesson, files, hints, driver) and the runner.
     .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore"]),
-    // `swift run workshop`: list, start, check, hint, watch, reset, solution, verify.
+    // `swift run workshop`: list, start, check, hint, watch, reset, solution, verify, present.
     .executableTarget(name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", argumentParser]),
     // The checks on the shipped files and the references, each in a throwaway workspace.
     .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore"]),

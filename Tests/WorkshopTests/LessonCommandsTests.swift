@@ -24,56 +24,12 @@ struct LessonCommandsTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         where name.hasSuffix(".md") {
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-            var inCode = false
-            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingCharacters(in: .whitespaces)
-                if line.hasPrefix("```") {
-                    inCode.toggle()
-                    continue
-                }
-                guard inCode else { continue }
-                let command = line.hasPrefix("$ ") ? String(line.dropFirst(2)) : line
-                guard command.hasPrefix("swift run ") else { continue }
-                var words = try shellWords(command)
-                words.removeFirst(2)  // "swift", "run"
-                guard let product = words.first else { continue }
-                commands.append(
-                    Command(
-                        file: folder + "/" + name, line: number + 1, product: product,
-                        arguments: Array(words.dropFirst())
-                    ))
+            commands += LessonText.quotedCommands(in: text).map { quoted in
+                Command(
+                    file: folder + "/" + name, line: quoted.line, product: quoted.product, arguments: quoted.arguments)
             }
         }
         return commands
-    }
-
-    /// Splits a shell line into words: quotes, a trailing `# comment`, and `&&`/`|` (the line ends there).
-    static func shellWords(_ line: String) throws -> [String] {
-        var words: [String] = []
-        var word = ""
-        var quote: Character?
-        var started = false
-        for character in line {
-            if let open = quote {
-                if character == open { quote = nil } else { word.append(character) }
-            } else if character == "'" || character == "\"" {
-                quote = character
-                started = true
-            } else if character == " " {
-                if started || !word.isEmpty { words.append(word) }
-                word = ""
-                started = false
-            } else if character == "#" && word.isEmpty && !started {
-                break
-            } else {
-                word.append(character)
-            }
-        }
-        if started || !word.isEmpty { words.append(word) }
-        if let end = words.firstIndex(where: { ["&&", "|", ";", "||", ">", "2>&1"].contains($0) }) {
-            words = Array(words[..<end])
-        }
-        return words
     }
 
     @Test func theLessonsQuoteCommands() throws {
@@ -157,11 +113,11 @@ struct LessonCommandsTests {
 struct LessonCommandCheckerTests {
     @Test func shellWordsHandleQuotesAndComments() throws {
         #expect(
-            try LessonCommandsTests.shellWords("swift run lesson03 --rows 10   # a comment") == [
+            LessonText.shellWords("swift run lesson03 --rows 10   # a comment") == [
                 "swift", "run", "lesson03", "--rows", "10",
             ])
         #expect(
-            try LessonCommandsTests.shellWords("swift run x --server 'http://h:1/a b' && echo") == [
+            LessonText.shellWords("swift run x --server 'http://h:1/a b' && echo") == [
                 "swift", "run", "x", "--server", "http://h:1/a b",
             ])
     }
