@@ -63,7 +63,8 @@ public enum TutorialArchive {
         guard outcome.succeeded else {
             let said = (outcome.stderr + outcome.stdout).trimmingCharacters(in: .whitespacesAndNewlines)
             throw Failure(
-                description: "docc convert \(assembly.catalog.path) failed (\(outcome.describeEnd(timeout: timeout))):\n"
+                description:
+                    "docc convert \(assembly.catalog.path) failed (\(outcome.describeEnd(timeout: timeout))):\n"
                     + said.suffix(4000))
         }
         if language == .ja { try addJapaneseRoute(archive) }

@@ -125,7 +125,8 @@ struct FixtureServerCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --docs: the folder `workshop docs` built (default: .build/docs in the package).", valueName: "folder"))
+            "With --docs: the folder `workshop docs` built (default: .build/docs in the package).", valueName: "folder")
+    )
     var docsDir: String?
 
     @Flag(

@@ -7,7 +7,8 @@ import WorkshopCore
 /// into static archives (English and Japanese) that `fixture-server --docs` serves to the room.
 struct Docs: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "For instructors: build the lessons as DocC tutorials (English and Japanese), for fixture-server --docs.",
+        abstract:
+            "For instructors: build the lessons as DocC tutorials (English and Japanese), for fixture-server --docs.",
         discussion: """
             Puts each language's catalog together in .build/docs-catalog from Lessons/docc (the \
             tutorial texts), the exercises (each step's code: the file as shipped, the reference) and \
