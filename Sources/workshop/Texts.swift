@@ -380,7 +380,7 @@ extension Text {
 
     static func docsDone(_ seconds: String) -> String {
         pick(
-            "Built in \(seconds) s. Serve them to the room (then open the addresses below):",
-            "\(seconds) 秒でビルドしました。教室に配信するには (そのあと下のアドレスを開いてください):")
+            "Built in \(seconds) s. To serve them to the room, run this and open the addresses below:",
+            "\(seconds) 秒でビルドしました。会場に配信するには、次のコマンドを実行して下のアドレスを開いてください:")
     }
 }
