@@ -42,6 +42,9 @@ struct FixtureServerCommand: ParsableCommand {
             --board-db (default fixture-board.sqlite in the current folder): a restarted server keeps \
             the room and its code.
 
+            --docs also serves the lessons as DocC tutorials at /docs/ (/docs/en/ and /docs/ja/), \
+            from the folder `swift run workshop docs` builds (--docs-dir, default .build/docs in the package).
+
             --self-check starts a server of its own on a free port with these settings and drives \
             --clients clients x --requests requests against it, on kept-alive connections and then \
             a new connection per request, with --silent connections holding on throughout; it prints \
@@ -117,6 +120,15 @@ struct FixtureServerCommand: ParsableCommand {
             valueName: "code"))
     var roomCode: String?
 
+    @Flag(help: "Serve the lessons' DocC tutorials at /docs/ (build them first: `swift run workshop docs`).")
+    var docs = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --docs: the folder `workshop docs` built (default: .build/docs in the package).", valueName: "folder")
+    )
+    var docsDir: String?
+
     @Flag(
         help:
             "Run a load against a server of its own (these settings, a free port), print requests/s and p50/p99, exit.")
@@ -191,6 +203,8 @@ struct FixtureServerCommand: ParsableCommand {
                 "--room-code must be 4 to 12 letters and digits, without 0, 1, I, L and O (got '\(roomCode)')")
         }
         if let boardDb, boardDb.isEmpty { throw ValidationError("--board-db needs a file name") }
+        if !docs, docsDir != nil { throw ValidationError("--docs-dir only applies to --docs") }
+        if selfCheck, docs { throw ValidationError("--self-check measures the lesson API: leave out --docs") }
         if selfCheck, board { throw ValidationError("--self-check measures the lesson API: leave out --board") }
         if selfCheck, fault != nil {
             throw ValidationError("--self-check measures a healthy server: leave out --fault")
@@ -209,8 +223,9 @@ struct FixtureServerCommand: ParsableCommand {
         if selfCheck { return try runSelfCheck() }
         let clock = Stopwatch()
         let roomBoard = try openBoard(log: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
+        let docsSite = try openDocs()
         let server = FixtureServer(
-            knobs: knobs, ownRoutes: roomBoard?.routes ?? [],
+            knobs: knobs, ownRoutes: (roomBoard?.routes ?? []) + (docsSite?.routes ?? []),
             onRequest: { entry in say(String(format: "%9.3f  ", clock.elapsed) + entry.line) },
             onNotice: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
         guard let address = HostAddress(host) else { throw ValidationError("--host: '\(host)' is not an IPv4 address") }
@@ -249,6 +264,7 @@ struct FixtureServerCommand: ParsableCommand {
         if let roomBoard {
             announce(roomBoard, address: address, port: server.port, baseURL: server.baseURL)
         }
+        if docsSite != nil { announceDocs(address: address, port: server.port, baseURL: server.baseURL) }
         // Serve until Ctrl-C: the main thread only waits; the server has its own threads.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
@@ -271,6 +287,28 @@ struct FixtureServerCommand: ParsableCommand {
                 databasePath: path, exercises: BoardExercise.load(root: root), code: roomCode, onEvent: log)
         } catch {
             throw ValidationError("--board-db \(path): the board cannot be kept there: \(error)")
+        }
+    }
+
+    /// The tutorials' folder when `--docs` asks for it; refused when `workshop docs` has not built it.
+    func openDocs() throws -> DocsSite? {
+        guard docs else { return nil }
+        let root = ProcessInfo.processInfo.environment["WORKSHOP_ROOT"].map { URL(fileURLWithPath: $0) } ?? packageRoot
+        let folder = docsDir.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent(".build/docs")
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path) else {
+            throw ValidationError(
+                "--docs: \(folder.path) has no tutorials: build them first with `swift run workshop docs`"
+                    + (docsDir == nil ? "" : " --output \(folder.path)"))
+        }
+        return DocsSite(folder: folder)
+    }
+
+    /// Where the tutorials are, for this machine and for the room.
+    func announceDocs(address: HostAddress, port: UInt16, baseURL: URL) {
+        say("tutorials: \(baseURL.absoluteString)/docs/  (English /docs/en/, Japanese /docs/ja/)")
+        if !address.isLoopback {
+            let hosts = address.isAny ? HostAddress.interfaceAddresses() : [address.text]
+            for host in hosts { say("room: http://\(host):\(port)/docs/") }
         }
     }
 

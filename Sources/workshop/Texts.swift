@@ -13,16 +13,21 @@ enum Language: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// A `let`, so every thread reads the same value and nothing needs a lock.
     static let current = detect(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 
-    /// `--lang en|ja` when given; else the locale (LC_ALL, then LC_MESSAGES, then LANG: the
-    /// first one set decides, as POSIX programs do) when it starts with "ja"; else English.
-    static func detect(arguments: [String], environment: [String: String]) -> Language {
+    /// `--lang en|ja` when the command line gives it (nil when it does not).
+    static func asked(in arguments: [String]) -> Language? {
         var asked: String?
         for (index, argument) in arguments.enumerated() {
             if argument == "--" { break }
             if argument == "--lang", index + 1 < arguments.count { asked = arguments[index + 1] }
             if argument.hasPrefix("--lang=") { asked = String(argument.dropFirst("--lang=".count)) }
         }
-        if let asked, let language = Language(rawValue: asked.lowercased()) { return language }
+        return asked.flatMap { Language(rawValue: $0.lowercased()) }
+    }
+
+    /// `--lang en|ja` when given; else the locale (LC_ALL, then LC_MESSAGES, then LANG: the
+    /// first one set decides, as POSIX programs do) when it starts with "ja"; else English.
+    static func detect(arguments: [String], environment: [String: String]) -> Language {
+        if let language = asked(in: arguments) { return language }
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment[name], !value.isEmpty {
                 return value.lowercased().hasPrefix("ja") ? .ja : .en
@@ -353,5 +358,29 @@ enum Text {
         pick(
             "workshop: exercise \(id) checked again: \(passed ? "passes" : "fails")",
             "workshop: 演習 \(id) を再チェック: \(passed ? "合格" : "失敗")")
+    }
+}
+
+/// What `docs` says, in English and Japanese.
+extension Text {
+    static let doccMissing = pick(
+        "docc was not found. It ships with the Swift toolchain (usr/bin/docc beside swift, Swift 5.6 or later): install the toolchain from swift.org, or point DOCC=/path/to/docc at one.",
+        "docc が見つかりません。docc は Swift ツールチェーン (Swift 5.6 以降、swift と同じ usr/bin) に含まれています。swift.org からツールチェーンを入れるか、DOCC=/path/to/docc で指定してください。"
+    )
+
+    static func docsFailed(_ language: String, _ reason: String) -> String {
+        pick(
+            "the \(language) tutorials could not be built: \(reason)",
+            "\(language) のチュートリアルをビルドできませんでした: \(reason)")
+    }
+
+    static func docsBuilt(_ language: String, _ path: String) -> String {
+        pick("\(language): \(path)", "\(language): \(path)")
+    }
+
+    static func docsDone(_ seconds: String) -> String {
+        pick(
+            "Built in \(seconds) s. To serve them to the room, run this and open the addresses below:",
+            "\(seconds) 秒でビルドしました。会場に配信するには、次のコマンドを実行して下のアドレスを開いてください:")
     }
 }

@@ -15,7 +15,7 @@ struct Workshop: ParsableCommand {
             """,
         subcommands: [
             List.self, Start.self, Next.self, Check.self, Hint.self, Watch.self, Reset.self, Solution.self, Verify.self,
-            Join.self, Leave.self, Send.self, Present.self,
+            Join.self, Leave.self, Send.self, Present.self, Docs.self,
         ],
         defaultSubcommand: List.self
     )

@@ -89,6 +89,7 @@ public struct HTTPResponse: Sendable {
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 301: "Moved Permanently"
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"

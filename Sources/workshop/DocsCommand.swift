@@ -1,0 +1,54 @@
+import ArgumentParser
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+
+/// `workshop docs`: the lessons as DocC tutorials, built offline by the toolchain's `docc`
+/// into static archives (English and Japanese) that `fixture-server --docs` serves to the room.
+struct Docs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "For instructors: build the lessons as DocC tutorials (English and Japanese), for fixture-server --docs.",
+        discussion: """
+            Puts each language's catalog together in .build/docs-catalog from Lessons/docc (the \
+            tutorial texts), the exercises (each step's code: the file as shipped, the reference) and \
+            Lessons/images, then runs `docc convert --transform-for-static-hosting` for it. Both \
+            languages unless --lang names one. Serve them with `swift run fixture-server --docs` \
+            (add --host 0.0.0.0 for the room). DOCC=/path/to/docc picks another docc.
+            """)
+
+    @Option(
+        help: ArgumentHelp("The folder to build into (default: .build/docs in the package).", valueName: "folder"))
+    var output: String?
+
+    @OptionGroup var language: LanguageOption
+
+    func run() throws {
+        let root = Workspace.locate().root
+        guard let docc = TutorialArchive.findDocc() else { throw WorkshopFailure(Text.doccMissing) }
+        let standard = root.appendingPathComponent(".build/docs").standardizedFileURL
+        let output = output.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? standard
+        let catalogs = root.appendingPathComponent(".build/docs-catalog")
+        // `--lang` both says which archive to build and which language to speak; without it, both.
+        let languages =
+            Language.asked(in: CommandLine.arguments).flatMap { TutorialCatalog.Language(rawValue: $0.rawValue) }
+            .map { [$0] } ?? TutorialCatalog.Language.allCases
+        let clock = Stopwatch()
+        for language in languages {
+            let archive: URL
+            do {
+                archive = try TutorialArchive.build(
+                    language, root: root, catalogs: catalogs, output: output, docc: docc)
+            } catch {
+                throw WorkshopFailure(Text.docsFailed(language.rawValue, "\(error)"))
+            }
+            Style.line(Text.docsBuilt(language.rawValue, archive.path))
+        }
+        try TutorialArchive.writeIndex(output: output)
+        Style.line(Text.docsDone(String(format: "%.1f", clock.elapsed)))
+        Style.line("  swift run fixture-server --docs" + (output == standard ? "" : " --docs-dir \(output.path)"))
+        for language in languages {
+            Style.line("  http://127.0.0.1:8080/docs/\(TutorialArchive.entry(language))")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ExerciseChecks
+import Foundation
+import XCTest
+
+/// The DocC catalogs `workshop docs` puts together: every tutorial text copied, every file a
+/// step or an image names there, the steps' code taken from the exercises themselves.
+final class TutorialCatalogTests: XCTestCase {
+    let root = ExerciseRoot.builtFrom
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testEveryLanguageHasEveryLessonAndEveryFileItNames() throws {
+        for language in TutorialCatalog.Language.allCases {
+            let assembly = try TutorialCatalog.assemble(
+                language, root: root, into: folder.appendingPathComponent(language.rawValue))
+            let lessons = (1...7).map { "lesson0\($0).tutorial" }
+            XCTAssertEqual(assembly.tutorials, ["Sakusaku.tutorial"] + lessons, "\(language)")
+            for tutorial in assembly.tutorials {
+                let text = try String(contentsOf: assembly.catalog.appendingPathComponent(tutorial), encoding: .utf8)
+                let named = TutorialCatalog.references(in: text)
+                XCTAssertFalse(named.isEmpty, "\(language) \(tutorial) names no file")
+                for name in named {
+                    let file = assembly.catalog.appendingPathComponent("Resources/\(name)")
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                    XCTAssertGreaterThan(size, 0, "\(language) \(tutorial): \(name) is missing or empty")
+                }
+                if tutorial != "Sakusaku.tutorial" {
+                    XCTAssertTrue(text.contains("@Steps"), "\(language) \(tutorial) has no steps")
+                    XCTAssertTrue(named.contains { $0.hasSuffix(".svg") }, "\(language) \(tutorial) shows no timeline")
+                    XCTAssertTrue(
+                        named.contains { $0.contains("-shipped-") }, "\(language) \(tutorial): no file as shipped")
+                    XCTAssertTrue(named.contains { $0.contains("-solution-") }, "\(language) \(tutorial): no reference")
+                }
+            }
+        }
+    }
+
+    func testLesson03WalksTheExerciseFromAsShippedToTheReferenceAndAsksTheRoom() throws {
+        let exercise = try XCTUnwrap(ExerciseCatalog.load(root: root).exercises.first { $0.id == "03" })
+        let shipped = try ShippedFiles.contents(exercise, "IconLoader.swift", root: root)
+        let reference = try Data(
+            contentsOf: root.appendingPathComponent("\(exercise.solutionDirectory)/IconLoader.swift"))
+        for language in TutorialCatalog.Language.allCases {
+            let assembly = try TutorialCatalog.assemble(
+                language, root: root, into: folder.appendingPathComponent(language.rawValue))
+            let resources = assembly.catalog.appendingPathComponent("Resources")
+            XCTAssertEqual(
+                try Data(contentsOf: resources.appendingPathComponent("03-shipped-IconLoader.swift")), shipped)
+            XCTAssertEqual(
+                try Data(contentsOf: resources.appendingPathComponent("03-solution-IconLoader.swift")), reference)
+            let text = try String(
+                contentsOf: assembly.catalog.appendingPathComponent("lesson03.tutorial"), encoding: .utf8)
+            // The room's seven questions (Lessons/03-gcd-queues.md), each a multiple choice.
+            XCTAssertEqual(text.components(separatedBy: "@MultipleChoice").count - 1, 7, "\(language)")
+            XCTAssertEqual(text.components(separatedBy: "@Choice(isCorrect: true)").count - 1, 7, "\(language)")
+            XCTAssertEqual(
+                TutorialCatalog.references(in: text).filter { $0.hasSuffix(".swift") },
+                ["03-shipped-IconLoader.swift", "03-step2-IconLoader.swift", "03-solution-IconLoader.swift"])
+        }
+    }
+
+    func testAFileNoStepCanFindIsNamedWithItsTutorial() throws {
+        let copy = folder.appendingPathComponent("copy")
+        try FileManager.default.createDirectory(
+            at: copy.appendingPathComponent("Lessons/docc/en"), withIntermediateDirectories: true)
+        try Data("@Tutorial(time: 1) { @Code(name: \"A.swift\", file: \"gone.swift\") }".utf8)
+            .write(to: copy.appendingPathComponent("Lessons/docc/en/lesson09.tutorial"))
+        XCTAssertThrowsError(try TutorialCatalog.assemble(.en, root: copy, into: folder)) { error in
+            XCTAssertTrue("\(error)".contains("lesson09.tutorial"), "\(error)")
+            XCTAssertTrue("\(error)".contains("gone.swift"), "\(error)")
+        }
+    }
+
+    func testReferencesReadFilePreviousFileAndSourceOnce() {
+        let text = """
+            @Code(name: "A.swift", file: "03-step2-A.swift", previousFile: "03-shipped-A.swift")
+            @Image(source: "lesson03.svg", alt: "x")
+            @Code(name: "A.swift", file: "03-step2-A.swift")
+            """
+        XCTAssertEqual(
+            TutorialCatalog.references(in: text), ["03-step2-A.swift", "03-shipped-A.swift", "lesson03.svg"])
+    }
+
+    func testJapaneseTutorialsKeepTheGlossarysTerms() throws {
+        let folder = root.appendingPathComponent("Lessons/docc/ja")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for word in ["取り消", "電話機", "タスクプール"] {
+                XCTAssertFalse(text.contains(word), "Lessons/docc/ja/\(name) uses \(word) (see Lessons/ja/glossary.md)")
+            }
+        }
+    }
+}
