@@ -44,7 +44,7 @@ final class PresentTmuxTests: XCTestCase {
         guard demos.count >= 2 else { return }
 
         let command = [
-            "exec", WorkshopBinary.path, "present", "03", "--lang", language, "--extra", "'\(Self.extra)'",
+            "exec", WorkshopBinary.path, "present", "3", "--lang", language, "--extra", "'\(Self.extra)'",
         ].joined(separator: " ")
         let tmux = try Tmux(command: command, root: ExerciseRoot.builtFrom)
         defer { tmux.end() }

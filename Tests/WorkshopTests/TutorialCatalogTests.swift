@@ -42,19 +42,45 @@ final class TutorialCatalogTests: XCTestCase {
         }
     }
 
-    func testLesson03WalksTheExerciseFromAsShippedToTheReferenceAndAsksTheRoom() throws {
-        let exercise = try XCTUnwrap(ExerciseCatalog.load(root: root).exercises.first { $0.id == "03" })
-        let shipped = try ShippedFiles.contents(exercise, "IconLoader.swift", root: root)
-        let reference = try Data(
-            contentsOf: root.appendingPathComponent("\(exercise.solutionDirectory)/IconLoader.swift"))
+    /// Every step file named after an exercise ("<id>-shipped-<file>", "<id>-solution-<file>")
+    /// is that exercise's file as shipped or its reference, byte for byte, in every tutorial.
+    func testEveryExerciseStepIsTheShippedFileOrTheReference() throws {
+        let exercises = ExerciseCatalog.load(root: root).exercises
+        var compared = 0
         for language in TutorialCatalog.Language.allCases {
             let assembly = try TutorialCatalog.assemble(
                 language, root: root, into: folder.appendingPathComponent(language.rawValue))
             let resources = assembly.catalog.appendingPathComponent("Resources")
-            XCTAssertEqual(
-                try Data(contentsOf: resources.appendingPathComponent("03-shipped-IconLoader.swift")), shipped)
-            XCTAssertEqual(
-                try Data(contentsOf: resources.appendingPathComponent("03-solution-IconLoader.swift")), reference)
+            let names = try FileManager.default.contentsOfDirectory(atPath: resources.path)
+            for exercise in exercises {
+                for file in exercise.files {
+                    let shippedName = "\(exercise.id)-shipped-\(file)"
+                    if names.contains(shippedName) {
+                        XCTAssertEqual(
+                            try Data(contentsOf: resources.appendingPathComponent(shippedName)),
+                            try ShippedFiles.contents(exercise, file, root: root), "\(language) \(shippedName)")
+                        compared += 1
+                    }
+                    let solutionName = "\(exercise.id)-solution-\(file)"
+                    if names.contains(solutionName) {
+                        XCTAssertEqual(
+                            try Data(contentsOf: resources.appendingPathComponent(solutionName)),
+                            try Data(
+                                contentsOf: root.appendingPathComponent("\(exercise.solutionDirectory)/\(file)")),
+                            "\(language) \(solutionName)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        // Seven lessons, each walking one exercise from as shipped to its reference, twice.
+        XCTAssertGreaterThanOrEqual(compared, 2 * 7 * 2)
+    }
+
+    func testLesson03WalksItsExerciseInFourStepsAndAsksTheRoom() throws {
+        for language in TutorialCatalog.Language.allCases {
+            let assembly = try TutorialCatalog.assemble(
+                language, root: root, into: folder.appendingPathComponent(language.rawValue))
             let text = try String(
                 contentsOf: assembly.catalog.appendingPathComponent("lesson03.tutorial"), encoding: .utf8)
             // The room's seven questions (Lessons/03-gcd-queues.md), each a multiple choice.
