@@ -43,8 +43,11 @@ final class PresentTmuxTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(demos.count, 2, "lesson 03 quotes its demos")
         guard demos.count >= 2 else { return }
 
+        // The shell says how the presenter ended: tmux 3.3 sometimes marks the pane dead (its
+        // terminal closed) before it has the exit status, and then reports none.
         let command = [
-            "exec", WorkshopBinary.path, "present", "3", "--lang", language, "--extra", "'\(Self.extra)'",
+            WorkshopBinary.path, "present", "3", "--lang", language, "--extra", "'\(Self.extra)'",
+            "; echo \"presenter exited: $?\"",
         ].joined(separator: " ")
         let tmux = try Tmux(command: command, root: ExerciseRoot.builtFrom)
         defer { tmux.end() }
@@ -72,8 +75,8 @@ final class PresentTmuxTests: XCTestCase {
         try tmux.waitForScreen("back at step 1") { $0.contains(screen.step(1)) && $0.contains(demos[0].title) }
         // `q` ends the presenter, with exit status 0.
         tmux.send("q")
-        let status = try tmux.waitForExit()
-        XCTAssertEqual(status, 0, tmux.capture(history: true))
+        try tmux.waitForScreen("the presenter's end", history: true) { $0.contains("presenter exited: ") }
+        XCTAssertTrue(tmux.capture(history: true).contains("presenter exited: 0"), tmux.capture(history: true))
     }
 }
 
@@ -126,18 +129,6 @@ struct Tmux {
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw TestWorkspaceFailure(description: "no \(what) on the screen; it shows:\n\(capture(history: true))")
-    }
-
-    /// Polls until the pane's program has ended; its exit status.
-    func waitForExit() throws -> Int {
-        let deadline = Date().addingTimeInterval(PresentTmuxTests.patience)
-        while Date() < deadline {
-            let state = try run(["display-message", "-p", "-t", session, "#{pane_dead} #{pane_dead_status}"])
-            let words = state.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            if words.first == "1" { return Int(words.last ?? "") ?? -1 }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        throw TestWorkspaceFailure(description: "the presenter did not end after q; the screen:\n\(capture())")
     }
 
     func end() { _ = try? run(["kill-server"]) }
