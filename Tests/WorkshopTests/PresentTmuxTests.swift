@@ -7,7 +7,10 @@ import XCTest
 /// pane), with key presses, reading what the screen shows. In English and in Japanese.
 final class PresentTmuxTests: XCTestCase {
     /// Short lesson runs: 4 rows, a fast link, no idle measurement first.
-    static let extra = "--rows 4 --latency 0.02 --control-seconds 0"
+    /// Short runs, but each request a second: step 2's run must still be going when the test,
+    /// having seen it start, presses Ctrl-C (sent together with the key that starts it, the
+    /// Ctrl-C could land before the run or after it on a busy machine: a race, not a test).
+    static let extra = "--rows 4 --latency 1 --control-seconds 0"
     /// The most any one thing on the screen may take to appear (a lesson run on a busy machine).
     static let patience = 90.0
 
@@ -67,8 +70,11 @@ final class PresentTmuxTests: XCTestCase {
         // The next key: step 2.
         tmux.send("Enter")
         try tmux.waitForScreen("step 2") { $0.contains(screen.step(2)) && $0.contains(demos[1].title) }
-        // Run it and stop it at once: the presenter stays on step 2.
-        tmux.send("Space", "C-c")
+        // Run it, and once it has started (its own line for the threaded variant with four
+        // image queues), stop it: the presenter stays on step 2.
+        tmux.send("Space")
+        try tmux.waitForScreen("step 2's run started") { $0.contains("4 image queues") }
+        tmux.send("C-c")
         try tmux.waitForScreen("the run stopped") { $0.contains(screen.stopped) && $0.contains(screen.step(2)) }
         // `b` goes back to step 1.
         tmux.send("b")
