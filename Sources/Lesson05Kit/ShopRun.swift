@@ -35,10 +35,25 @@ public struct ShopDetails: Sendable {
 /// 3. the next day (the cache's clock is moved on 24 hours, nobody waits): max-age has run
 ///    out, so the app asks "If-None-Match" and the server answers 304 with no body.
 public enum ShopRun {
-    static let launches: [(name: String, metric: String, laterBy: Double)] = [
-        ("first launch", "firstLaunch", 0), ("second launch", "secondLaunch", 0),
-        ("next-day launch", "nextDayLaunch", 86_400),
+    /// The three launches and the names of their figures: requests, bytes on the wire, and
+    /// where the orders came from.
+    static let launches: [(name: String, metrics: LaunchMetrics, laterBy: Double)] = [
+        ("first launch", LaunchMetrics(.firstLaunchRequests, .firstLaunchWireBytes, .firstLaunchSource), 0),
+        ("second launch", LaunchMetrics(.secondLaunchRequests, .secondLaunchWireBytes, .secondLaunchSource), 0),
+        (
+            "next-day launch", LaunchMetrics(.nextDayLaunchRequests, .nextDayLaunchWireBytes, .nextDayLaunchSource),
+            86_400
+        ),
     ]
+
+    struct LaunchMetrics {
+        let requests: MetricName
+        let wireBytes: MetricName
+        let source: MetricName
+        init(_ requests: MetricName, _ wireBytes: MetricName, _ source: MetricName) {
+            (self.requests, self.wireBytes, self.source) = (requests, wireBytes, source)
+        }
+    }
 
     /// Call on the main thread: each launch serves the main run loop until it is done. A
     /// failed launch ends the variant (no relaunch after it).
@@ -155,9 +170,9 @@ extension ShopRun {
         }
         // Part 2: what each launch asked of the server.
         for (launch, run) in zip(Self.launches, launches) {
-            metrics.append((MetricName("\(launch.metric)Requests"), .count(run.requests)))
-            if let bytes = run.wireBytes { metrics.append((MetricName("\(launch.metric)WireBytes"), .bytes(bytes))) }
-            metrics.append((MetricName("\(launch.metric)Source"), .text(run.source.map(shortName) ?? "-")))
+            metrics.append((launch.metrics.requests, .count(run.requests)))
+            if let bytes = run.wireBytes { metrics.append((launch.metrics.wireBytes, .bytes(bytes))) }
+            metrics.append((launch.metrics.source, .text(run.source.map(shortName) ?? "-")))
         }
         metrics.append((.fullDownloadsAfterFirstLaunch, .count(details.fullDownloadsAfterFirst)))
         return metrics

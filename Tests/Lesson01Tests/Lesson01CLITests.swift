@@ -1,5 +1,6 @@
 import Foundation
 import LessonTestSupport
+import WorkshopCore
 import XCTest
 
 /// Drives the built `lesson01` binary, the way a learner or a script would.
@@ -15,16 +16,16 @@ final class Lesson01CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "01")
-        XCTAssertEqual(document.parameters["items"] as? Int, 3)
-        XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
+        XCTAssertEqual(document.parameters[.items] as? Int, 3)
+        XCTAssertEqual(document.parameters[.latencySeconds] as? Double, 0.02)
         XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
-        let keys = [
-            "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
-            "maxConcurrentOperationsSeen", "completionOrder", "cancelledItemDelivered", "requestsServed",
+        let keys: [MetricName] = [
+            .totalSeconds, .firstContentSeconds, .mainThreadMaxStallSeconds, .droppedFrames,
+            .maxConcurrentOperationsSeen, .completionOrder, .cancelledItemDelivered, .requestsServed,
         ]
         XCTAssertEqual(document.lacking(keys), [])
         // login, get-user and 3 items (the welcome note is a data: URL, not a request)
-        XCTAssertEqual(document.counts("requestsServed"), [5, 5, 5])
+        XCTAssertEqual(document.counts(.requestsServed), [5, 5, 5])
     }
 
     func testOneVariantOrTwo() throws {

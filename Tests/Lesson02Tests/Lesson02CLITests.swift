@@ -20,19 +20,19 @@ final class Lesson02CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "02")
-        XCTAssertEqual(document.parameters["items"] as? Int, 30)
-        XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
+        XCTAssertEqual(document.parameters[.items] as? Int, 30)
+        XCTAssertEqual(document.parameters[.latencySeconds] as? Double, 0.02)
         XCTAssertEqual(document.variantNames, Self.allRuns)
-        let keys = [
-            "totalSeconds", "firstContentSeconds", "firstItemSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
+        let keys: [MetricName] = [
+            .totalSeconds, .firstContentSeconds, .firstItemSeconds, .mainThreadMaxStallSeconds, .droppedFrames,
         ]
         XCTAssertEqual(document.lacking(keys), [])
-        XCTAssertEqual(document.counts("itemsShown"), [30, 30, 30, 30, 30, 30])
+        XCTAssertEqual(document.counts(.itemsShown), [30, 30, 30, 30, 30, 30])
         for name in document.variantNames where name != "no-thread" {
             let metrics = document.metrics(name)
-            XCTAssertEqual(metrics["callbacksOffNetworkThread"] as? Int, 0)
-            XCTAssertNotNil(metrics["networkThreadCPUSeconds"])
-            XCTAssertNotNil(metrics["loopIterations"])
+            XCTAssertEqual(metrics[.callbacksOffNetworkThread] as? Int, 0)
+            XCTAssertNotNil(metrics[.networkThreadCPUSeconds])
+            XCTAssertNotNil(metrics[.loopIterations])
         }
     }
 
@@ -123,7 +123,7 @@ final class Lesson02CLITests: XCTestCase {
             for name in ["threaded", "async"] {
                 XCTAssertEqual(outcome.document?.failure(name)?.contains(words), true, "\(fault), \(name)")
                 // Items shown before the feed broke off are never a whole feed.
-                XCTAssertLessThan(outcome.document?.metrics(name)["itemsShown"] as? Int ?? 0, 40, "\(fault), \(name)")
+                XCTAssertLessThan(outcome.document?.metrics(name)[.itemsShown] as? Int ?? 0, 40, "\(fault), \(name)")
             }
         }
     }

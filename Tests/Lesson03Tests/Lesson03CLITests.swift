@@ -1,5 +1,6 @@
 import Foundation
 import LessonTestSupport
+import WorkshopCore
 import XCTest
 
 /// Drives the built `lesson03` binary, the way a learner or a script would.
@@ -15,16 +16,16 @@ final class Lesson03CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "03")
-        XCTAssertEqual(document.parameters["rows"] as? Int, 4)
-        XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
+        XCTAssertEqual(document.parameters[.rows] as? Int, 4)
+        XCTAssertEqual(document.parameters[.latencySeconds] as? Double, 0.02)
         XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
-        let keys = [
-            "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames", "requestsServed",
-            "iconRequests", "iconCacheHits",
+        let keys: [MetricName] = [
+            .totalSeconds, .firstContentSeconds, .mainThreadMaxStallSeconds, .droppedFrames, .requestsServed,
+            .iconRequests, .iconCacheHits,
         ]
         XCTAssertEqual(document.lacking(keys), [])
         // 4 rows fit on the 8-row screen: the default scrolls move nothing, so no icon twice.
-        XCTAssertEqual(document.counts("requestsServed"), [5, 5, 5])
+        XCTAssertEqual(document.counts(.requestsServed), [5, 5, 5])
     }
 
     func testVariantChoosesOneTwoOrThree() throws {
@@ -45,10 +46,10 @@ final class Lesson03CLITests: XCTestCase {
         let arguments = ["--json", "--rows", "12", "--visible-rows", "4", "--scroll", "down 4, up 4", "--latency", "0"]
         let cached = try XCTUnwrap(try lesson03(arguments).document)
         let uncached = try XCTUnwrap(try lesson03(arguments + ["--no-cache"]).document)
-        XCTAssertEqual(cached.counts("iconRequests"), [8, 8, 8])
-        XCTAssertEqual(cached.counts("iconCacheHits"), [4, 4, 4])
-        XCTAssertEqual(uncached.counts("iconRequests"), [12, 12, 12])
-        XCTAssertEqual(uncached.counts("requestsServed"), [13, 13, 13])
+        XCTAssertEqual(cached.counts(.iconRequests), [8, 8, 8])
+        XCTAssertEqual(cached.counts(.iconCacheHits), [4, 4, 4])
+        XCTAssertEqual(uncached.counts(.iconRequests), [12, 12, 12])
+        XCTAssertEqual(uncached.counts(.requestsServed), [13, 13, 13])
     }
 
     func testBadFlagsExit64AndNameTheFlag() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LessonTestSupport
+import WorkshopCore
 import XCTest
 
 /// Drives the built `lesson05` binary, the way a learner or a script would.
@@ -15,26 +16,26 @@ final class Lesson05CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "05")
-        XCTAssertEqual(document.parameters["orders"] as? Int, 200)
-        XCTAssertEqual(document.parameters["products"] as? Int, 300)
-        XCTAssertEqual(document.parameters["latencySeconds"] as? Double, 0.02)
+        XCTAssertEqual(document.parameters[.orders] as? Int, 200)
+        XCTAssertEqual(document.parameters[.products] as? Int, 300)
+        XCTAssertEqual(document.parameters[.latencySeconds] as? Double, 0.02)
         XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
         for name in document.variantNames {
             let metrics = document.metrics(name)
-            for key in [
-                "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
-                "preloadSeconds", "naiveParseSeconds", "cachedParseSeconds", "firstLaunchWireBytes",
+            for key: MetricName in [
+                .totalSeconds, .firstContentSeconds, .mainThreadMaxStallSeconds, .droppedFrames,
+                .preloadSeconds, .naiveParseSeconds, .cachedParseSeconds, .firstLaunchWireBytes,
                 // Apple's words for a freeze, over the three launches (issue 21).
-                "hangs", "hangSeconds", "hitchRateMsPerSecond",
+                .hangs, .hangSeconds, .hitchRateMsPerSecond,
             ] {
                 XCTAssertNotNil(metrics[key], "\(name) lacks \(key)")
             }
-            XCTAssertEqual(metrics["naiveQueries"] as? Int, 200)
-            XCTAssertEqual(metrics["cachedQueries"] as? Int, 1)
-            XCTAssertEqual(metrics["firstLaunchRequests"] as? Int, 1)
-            XCTAssertEqual(metrics["secondLaunchRequests"] as? Int, 0)
-            XCTAssertEqual(metrics["nextDayLaunchSource"] as? String, "304")
-            XCTAssertEqual(metrics["fullDownloadsAfterFirstLaunch"] as? Int, 0)
+            XCTAssertEqual(metrics[.naiveQueries] as? Int, 200)
+            XCTAssertEqual(metrics[.cachedQueries] as? Int, 1)
+            XCTAssertEqual(metrics[.firstLaunchRequests] as? Int, 1)
+            XCTAssertEqual(metrics[.secondLaunchRequests] as? Int, 0)
+            XCTAssertEqual(metrics[.nextDayLaunchSource] as? String, "304")
+            XCTAssertEqual(metrics[.fullDownloadsAfterFirstLaunch] as? Int, 0)
         }
     }
 
@@ -47,8 +48,8 @@ final class Lesson05CLITests: XCTestCase {
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.variantNames.count, 1)
         let metrics = document.metrics("threaded")
-        XCTAssertEqual(metrics["secondLaunchSource"] as? String, "304")
-        XCTAssertEqual(metrics["secondLaunchRequests"] as? Int, 1)
+        XCTAssertEqual(metrics[.secondLaunchSource] as? String, "304")
+        XCTAssertEqual(metrics[.secondLaunchRequests] as? Int, 1)
     }
 
     func testVariantChoosesTheRuns() throws {

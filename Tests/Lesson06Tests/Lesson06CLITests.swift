@@ -16,21 +16,21 @@ final class Lesson06CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "06")
-        for (parameter, value) in [("rows", 3000), ("compoundSelectLimit", 500)] {
-            XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter)
+        for (parameter, value) in [(MetricName.rows, 3000), (.compoundSelectLimit, 500)] {
+            XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter.rawValue)
         }
         XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
-        let required = [
-            "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames",
-            "perRowCommitRowsPerSecond", "oneTransactionRowsPerSecond", "multiRowBatchesRowsPerSecond",
-            "updateThenInsertRowsPerSecond", "countReadsOnMain", "tornCountReads",
+        let required: [MetricName] = [
+            .totalSeconds, .firstContentSeconds, .mainThreadMaxStallSeconds, .droppedFrames,
+            .perRowCommitRowsPerSecond, .oneTransactionRowsPerSecond, .multiRowBatchesRowsPerSecond,
+            .updateThenInsertRowsPerSecond, .countReadsOnMain, .tornCountReads,
         ]
         XCTAssertEqual(document.lacking(required), [])
         for name in document.variantNames {
             let metrics = document.metrics(name)
-            XCTAssertGreaterThan(metrics["multiRowBatchesRowsPerSecond"] as? Double ?? 0, 0)
-            XCTAssertEqual(metrics["batchCommits"] as? Int, 3)
-            XCTAssertEqual(metrics["tornCountReads"] as? Int, 0)
+            XCTAssertGreaterThan(metrics[.multiRowBatchesRowsPerSecond] as? Double ?? 0, 0)
+            XCTAssertEqual(metrics[.batchCommits] as? Int, 3)
+            XCTAssertEqual(metrics[.tornCountReads] as? Int, 0)
         }
     }
 
@@ -47,7 +47,7 @@ final class Lesson06CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.variants.count, 1)
-        XCTAssertEqual(document.metrics("threaded")["rowsPerStatement"] as? Int, 333)
+        XCTAssertEqual(document.metrics("threaded")[.rowsPerStatement] as? Int, 333)
     }
 
     func testHumanRunReplaysTheArticleAndLeavesNoFilesBehind() throws {
@@ -63,8 +63,9 @@ final class Lesson06CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         for line in [
             "Error: UNIQUE constraint failed: tblA.id", "100||1\n200|b|0\n300||1", "100|A|0\n200|b|0\n300|c|0",
-            "Error: too many terms in compound SELECT", "Error: too many SQL variables", "mainThreadMaxStallSeconds",
-            "100|B|1\n200|b|0\n300|c|0\n400|d|1", "updateThenInsertRowsPerSecond",
+            "Error: too many terms in compound SELECT", "Error: too many SQL variables",
+            MetricName.mainThreadMaxStallSeconds.rawValue,
+            "100|B|1\n200|b|0\n300|c|0\n400|d|1", MetricName.updateThenInsertRowsPerSecond.rawValue,
             "async: every strategy in a writer actor",
         ] {
             XCTAssertTrue(outcome.stdout.contains(line), "output lacks \(line)")
@@ -81,7 +82,9 @@ final class Lesson06CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 1, outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("cannot make a folder for the database files in /proc/no-such-folder"))
         XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "one cause, said once:\n\(outcome.stderr)")
-        XCTAssertFalse(outcome.stdout.contains("mainThreadMaxStallSeconds"), "a table of runs that never started")
+        XCTAssertFalse(
+            outcome.stdout.contains(MetricName.mainThreadMaxStallSeconds.rawValue), "a table of runs that never started"
+        )
     }
 
     func testBadFlagsExit64AndNameTheFlag() throws {

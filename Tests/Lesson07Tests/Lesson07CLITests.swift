@@ -1,5 +1,6 @@
 import Foundation
 import LessonTestSupport
+import WorkshopCore
 import XCTest
 
 /// Drives the built `lesson07` binary, the way a learner or a script would.
@@ -15,19 +16,19 @@ final class Lesson07CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let document = try XCTUnwrap(outcome.document, outcome.stdout)
         XCTAssertEqual(document.lesson, "07")
-        for (parameter, value) in [("rows", 300), ("width", 30)] {
-            XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter)
+        for (parameter, value) in [(MetricName.rows, 300), (.width, 30)] {
+            XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter.rawValue)
         }
         XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
-        let required = [
-            "totalSeconds", "firstContentSeconds", "mainThreadMaxStallSeconds", "droppedFrames", "cacheHits",
+        let required: [MetricName] = [
+            .totalSeconds, .firstContentSeconds, .mainThreadMaxStallSeconds, .droppedFrames, .cacheHits,
         ]
         var contentHeights: [Int] = []
         XCTAssertEqual(document.lacking(required), [])
         for name in document.variantNames {
             let metrics = document.metrics(name)
-            XCTAssertEqual(metrics["rowsMeasured"] as? Int, 300)
-            contentHeights.append(try XCTUnwrap(metrics["contentHeightPoints"] as? Int))
+            XCTAssertEqual(metrics[.rowsMeasured] as? Int, 300)
+            contentHeights.append(try XCTUnwrap(metrics[.contentHeightPoints] as? Int))
         }
         XCTAssertEqual(Set(contentHeights).count, 1, "the same heights every way: \(contentHeights)")
     }
@@ -52,7 +53,7 @@ final class Lesson07CLITests: XCTestCase {
             let outcome = try lesson07(["--json", "--variant", variant, "--rows", "20", "--tasks", "2"])
             XCTAssertEqual(outcome.status, 0, outcome.stderr)
             XCTAssertEqual(outcome.document?.variantNames, names, variant)
-            XCTAssertEqual(outcome.document?.parameters["tasks"] as? Int, 2)
+            XCTAssertEqual(outcome.document?.parameters[.tasks] as? Int, 2)
         }
     }
 

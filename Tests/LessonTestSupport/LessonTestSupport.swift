@@ -54,7 +54,9 @@ public struct LessonBinary: Sendable {
             if !stderr.contains("connection refused") {
                 problems.append("stderr lacks 'connection refused': \(stderr)")
             }
-            if stdout.contains("mainThreadMaxStallSeconds") { problems.append("a table of runs that never started") }
+            if stdout.contains(MetricName.mainThreadMaxStallSeconds.rawValue) {
+                problems.append("a table of runs that never started")
+            }
             let mentions = (stdout + stderr).components(separatedBy: "connection refused").count - 1
             if mentions != 1 { problems.append("the cause is said \(mentions) times, not once:\n\(stdout)\n\(stderr)") }
             return problems
@@ -89,12 +91,17 @@ public struct LessonDocument: @unchecked Sendable {  // @unchecked: immutable af
     }
 
     /// Each metric of `keys` some variant lacks, as "threaded lacks requestsServed" (empty: none).
-    public func lacking(_ keys: [String]) -> [String] {
+    public func lacking(_ keys: [MetricName]) -> [String] {
         variantNames.flatMap { name in keys.filter { metrics(name)[$0] == nil }.map { "\(name) lacks \($0)" } }
     }
 
     /// The count metric `key` of every variant, in order (nil where a variant has none).
-    public func counts(_ key: String) -> [Int?] { variantNames.map { metrics($0)[key] as? Int } }
+    public func counts(_ key: MetricName) -> [Int?] { variantNames.map { metrics($0)[key] as? Int } }
+}
+
+extension Dictionary where Key == String {
+    /// A figure of the JSON report by its typed name: `metrics[.totalSeconds]`.
+    public subscript(name: MetricName) -> Value? { self[name.rawValue] }
 }
 
 /// A fixture server on 127.0.0.1 for one test, with the endpoint lessons take.

@@ -32,10 +32,10 @@ extension LessonBinary {
             problems.append("took \(outcome.seconds) s for \(variants) variants with a \(seconds) s timeout")
         }
         if let document = outcome.document,
-            let frozen = document.metrics("no-thread")["mainThreadMaxStallSeconds"] as? Double
+            let frozen = document.metrics("no-thread")[.mainThreadMaxStallSeconds] as? Double
         {
             for name in document.variantNames where name != "no-thread" && !name.hasPrefix("spin") {
-                guard let stall = document.metrics(name)["mainThreadMaxStallSeconds"] as? Double else { continue }
+                guard let stall = document.metrics(name)[.mainThreadMaxStallSeconds] as? Double else { continue }
                 if stall >= 0.5 * frozen {
                     problems.append("\(name) froze the main thread \(stall) s while failing (no-thread: \(frozen) s)")
                 }

@@ -43,8 +43,8 @@ struct ReportTests {
         let variants = object?["variants"] as? [[String: Any]]
         #expect(variants?.map { $0["name"] as? String } == ["no-thread", "threaded"])
         let metrics = variants?.first?["metrics"] as? [String: Any]
-        #expect(metrics?["totalSeconds"] as? Double == 3.2)
-        #expect(metrics?["droppedFrames"] as? Int == 190)
+        #expect(metrics?[MetricName.totalSeconds.rawValue] as? Double == 3.2)
+        #expect(metrics?[MetricName.droppedFrames.rawValue] as? Int == 190)
     }
 
     @Test("the table puts variants side by side")

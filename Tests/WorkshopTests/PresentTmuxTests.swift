@@ -64,7 +64,8 @@ final class PresentTmuxTests: XCTestCase {
         // A key press runs it: the lesson's own table and takeaway, then the presenter's box.
         tmux.send("Space")
         try tmux.waitForScreen("the lesson's table and takeaway", history: true) { screenText in
-            screenText.contains("totalSeconds") && screenText.contains("Queues did not make the network faster")
+            screenText.contains(MetricName.totalSeconds.rawValue)
+                && screenText.contains("Queues did not make the network faster")
                 && screenText.contains(screen.takeaway)
         }
         // The next key: step 2.

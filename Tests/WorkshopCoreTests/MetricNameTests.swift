@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Metric names are typed (`MetricName`) and declared in one file: a name written as a bare
+/// string elsewhere could be misspelt and read nothing.
+struct MetricNameTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let declarations = "Sources/WorkshopCore/Report/MetricName.swift"
+
+    /// Every `public static let x = MetricName("x")` of the one file.
+    static func declaredNames() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent(declarations), encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"static let (\w+) = MetricName\("(\w+)"\)"#)
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 2), in: text).map { String(text[$0]) }
+        }
+    }
+
+    static func swiftFiles(under folder: String) -> [(path: String, text: String)] {
+        let base = root.appendingPathComponent(folder)
+        let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+        return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "swift" }.compactMap { url in
+            let path = String(url.path.dropFirst(root.path.count + 1))
+            return (try? String(contentsOf: url, encoding: .utf8)).map { (path, $0) }
+        }
+    }
+
+    @Test func everyNameIsDeclaredOnceInTheOneFile() throws {
+        let names = try Self.declaredNames()
+        #expect(names.count > 80, "the file lists every lesson's figures")
+        #expect(Set(names).count == names.count, "a name declared twice")
+        for (path, text) in Self.swiftFiles(under: "Sources") where path != Self.declarations {
+            #expect(!text.contains("static let") || !text.contains("= MetricName(\""), "\(path) declares a name")
+        }
+    }
+
+    /// A camelCase name (totalSeconds) in quotes anywhere but the one file. (Plain words such
+    /// as "rows" or "fault" are also query items and flags, so they are left out.)
+    @Test func noNameIsWrittenAsABareStringElsewhere() throws {
+        let names = try Self.declaredNames().filter { $0.contains(where: \.isUppercase) }
+        var found: [String] = []
+        for folder in ["Sources", "Tests"] {
+            for (path, text) in Self.swiftFiles(under: folder) where path != Self.declarations {
+                for name in names where text.contains("\"\(name)\"") { found.append("\(path): \"\(name)\"") }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+}
