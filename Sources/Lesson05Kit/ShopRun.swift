@@ -104,7 +104,15 @@ public enum ShopRun {
         }
         // The launch's work has ended (the harness waited for it): only now is the session torn down.
         fetcher.invalidate()
-        if let before, let after = setup.endpoint.server?.stats {
+        if let before, let server = setup.endpoint.server {
+            // The server counts a response's bytes once its write has returned, a moment after
+            // the app has them: wait (briefly, bounded) until every request of this launch is
+            // accounted for, or the bytes of the last one would be missing from the figure.
+            server.waitForStats(timeout: 2) { now in
+                let finished = { (s: ServerStats) in s.responses + s.writeFailures + s.faulted }
+                return finished(now) - finished(before) >= now.requests - before.requests
+            }
+            let after = server.stats
             run.details.serverRequests = after.requests - before.requests
             run.details.wireBytes = after.wireBytes - before.wireBytes
         }

@@ -43,6 +43,9 @@ import WorkshopCore
         let first = try fetcher().get(url)
         #expect(first.source == .downloaded)
         #expect(fingerprint(first.body) == expected)
+        // The server counts a response's bytes once its write has returned, which can be a
+        // moment after the client has them all (seen on a busy machine: 0 bytes read here).
+        #expect(server.waitForStats(timeout: 10) { $0.responses >= 1 })
         let afterFirst = server.stats
         #expect(afterFirst.requests == 1)
 
@@ -56,6 +59,7 @@ import WorkshopCore
         let later = try fetcher(laterBy: 86_400).get(url)
         #expect(later.source == .revalidated)
         #expect(fingerprint(later.body) == expected)
+        #expect(server.waitForStats(timeout: 10) { $0.responses >= 2 })
         let stats = server.stats
         #expect(stats.requests == 2)
         #expect(stats.notModified == 1)
@@ -70,6 +74,8 @@ import WorkshopCore
         #expect(try fetcher().get(url).source == .downloaded)
         for _ in 0..<2 { #expect(try fetcher().get(url).source == .revalidated) }
         #expect(server.stats.requests == 3)
+        // (A 304 is counted once its write has returned: wait for the last one.)
+        #expect(server.waitForStats(timeout: 10) { $0.notModified >= 2 })
         #expect(server.stats.notModified == 2)
     }
 
@@ -82,6 +88,8 @@ import WorkshopCore
         let outcome = try fetcher().get(url)
         #expect(outcome.source == .downloaded)
         #expect(fingerprint(outcome.body) == expected)
+        // Counted once the server's write has returned; a 304 would have been counted with it.
+        #expect(server.waitForStats(timeout: 10) { $0.responses >= 1 })
         #expect(server.stats.notModified == 0)
         // The cache now holds the new body and the server's own ETag.
         let stored = try #require(cache.load(for: url))
