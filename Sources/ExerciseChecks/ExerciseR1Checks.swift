@@ -67,28 +67,8 @@ public enum ExerciseR1Checks {
         return results
     }
 
-    struct WorkloadRun {
-        var outcome: Subprocess.Outcome?
-        var line: String?
-        var problem: String
-    }
-
     static func runWorkload(_ binary: String, _ arguments: [String], memory: Subprocess.MemoryLimit) -> WorkloadRun {
-        var environment = ProcessInfo.processInfo.environment
-        // Keep going after the first report, so the run still prints its counts.
-        environment["TSAN_OPTIONS"] = "halt_on_error=0"
-        guard
-            let outcome = try? Subprocess.run(
-                binary, arguments, environment: environment, timeout: 60, memoryLimit: memory)
-        else {
-            return WorkloadRun(outcome: nil, line: nil, problem: "could not start \(binary)")
-        }
-        let line = outcome.stdout.split(separator: "\n").last { $0.hasPrefix("total=") }.map(String.init)
-        let problem =
-            outcome.signaled || outcome.timedOut
-            ? "the workload crashed: \(outcome.describeEnd(timeout: 60))"
-            : "no count printed (\(outcome.describeEnd(timeout: 60)))"
-        return WorkloadRun(outcome: outcome, line: line, problem: problem)
+        WorkloadRun.run(binary, arguments, memory: memory, lineStarting: "total=", missing: "count")
     }
 }
 

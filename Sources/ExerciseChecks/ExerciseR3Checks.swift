@@ -155,35 +155,17 @@ public enum ExerciseR3Checks {
 
     // MARK: - The workload
 
-    struct WorkloadRun {
-        var outcome: Subprocess.Outcome?
-        var line: String?
-        var problem: String
-
-        /// "fetches a=1 ...; 48 of 48 callers got their icon; 48 callbacks; 0 requests active"
-        var results: String? { line?.components(separatedBy: " | ").first }
-        /// "0 callbacks off the main actor; 0 fetches on the main actor"
-        var places: String? {
-            guard let parts = line?.components(separatedBy: " | "), parts.count == 2 else { return nil }
-            return parts[1]
-        }
-    }
-
     static func runWorkload(_ binary: String, _ arguments: [String], memory: Subprocess.MemoryLimit) -> WorkloadRun {
-        var environment = ProcessInfo.processInfo.environment
-        // Keep going after the first report, so the run still prints its line.
-        environment["TSAN_OPTIONS"] = "halt_on_error=0"
-        guard
-            let outcome = try? Subprocess.run(
-                binary, arguments, environment: environment, timeout: 60, memoryLimit: memory)
-        else {
-            return WorkloadRun(outcome: nil, line: nil, problem: "could not start \(binary)")
-        }
-        let line = outcome.stdout.split(separator: "\n").last { $0.hasPrefix("fetches ") }.map(String.init)
-        let problem =
-            outcome.signaled || outcome.timedOut
-            ? "the workload crashed: \(outcome.describeEnd(timeout: 60))"
-            : "no line printed (\(outcome.describeEnd(timeout: 60)))"
-        return WorkloadRun(outcome: outcome, line: line, problem: problem)
+        WorkloadRun.run(binary, arguments, memory: memory, lineStarting: "fetches ", missing: "line")
+    }
+}
+
+extension WorkloadRun {
+    /// "fetches a=1 ...; 48 of 48 callers got their icon; 48 callbacks; 0 requests active"
+    var results: String? { line?.components(separatedBy: " | ").first }
+    /// "0 callbacks off the main actor; 0 fetches on the main actor"
+    var places: String? {
+        guard let parts = line?.components(separatedBy: " | "), parts.count == 2 else { return nil }
+        return parts[1]
     }
 }
