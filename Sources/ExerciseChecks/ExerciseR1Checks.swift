@@ -26,21 +26,8 @@ public enum ExerciseR1Checks {
     /// `plain`: a program that runs the workload when given `--workload`; `sanitized`: the
     /// thread-sanitized build of it (which runs the workload when started), or why there is none.
     public static func run(plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>) -> [CheckResult] {
-        // The sanitized run meanwhile, in a child of its own: the two take half the time together.
-        // (The sanitizer maps terabytes of shadow memory: no memory limit for it.)
-        let sanitizedRun = Locked<WorkloadRun?>(nil)
-        let sanitizedDone = DispatchSemaphore(value: 0)
-        if case .success(let sanitizedBinary) = sanitized {
-            Thread.detachNewThread {
-                sanitizedRun.withLock { $0 = runWorkload(sanitizedBinary, [], memory: .unlimited) }
-                sanitizedDone.signal()
-            }
-        } else {
-            sanitizedDone.signal()
-        }
-        let plainRun = runWorkload(plain, ["--workload"], memory: .inherit)
-        // Each run has its own time limit (60 s, or the check program's deadline); this is one more.
-        _ = sanitizedDone.wait(timeout: .now() + 120)
+        let (plainRun, sanitizedRun) = WorkloadRun.plainAndSanitized(
+            plain: plain, sanitized: sanitized, lineStarting: "total=", missing: "count")
         var results = [
             CheckResult(
                 name: "counts every request (plain run)", passed: plainRun.line == expectedLine,
@@ -52,10 +39,8 @@ public enum ExerciseR1Checks {
                 CheckResult(
                     name: "no data race under the thread sanitizer", passed: false,
                     expected: "a build with -sanitize=thread", got: failure.description, hint: 4))
-        case .success(let sanitizedBinary):
-            let sanitizedRun =
-                sanitizedRun.current
-                ?? WorkloadRun(outcome: nil, line: nil, problem: "\(sanitizedBinary) did not end in time")
+        case .success:
+            let sanitizedRun = sanitizedRun ?? WorkloadRun(outcome: nil, line: nil, problem: "no sanitized run")
             let report = TSanReport(sanitizedRun.outcome?.stderr ?? "")
             results.append(
                 CheckResult(
@@ -65,10 +50,6 @@ public enum ExerciseR1Checks {
                     got: report.races > 0 ? report.summary : (sanitizedRun.line ?? sanitizedRun.problem), hint: 1))
         }
         return results
-    }
-
-    static func runWorkload(_ binary: String, _ arguments: [String], memory: Subprocess.MemoryLimit) -> WorkloadRun {
-        WorkloadRun.run(binary, arguments, memory: memory, lineStarting: "total=", missing: "count")
     }
 }
 

@@ -37,28 +37,15 @@ public enum ExerciseR3Checks {
     public static func run(
         source: String?, plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>
     ) -> [CheckResult] {
-        // The sanitized run meanwhile, in a child of its own: the two take half the time together.
-        // (The sanitizer maps terabytes of shadow memory: no memory limit for it.)
-        let sanitizedRun = Locked<WorkloadRun?>(nil)
-        let sanitizedDone = DispatchSemaphore(value: 0)
-        if case .success(let sanitizedBinary) = sanitized {
-            Thread.detachNewThread {
-                sanitizedRun.withLock { $0 = runWorkload(sanitizedBinary, [], memory: .unlimited) }
-                sanitizedDone.signal()
-            }
-        } else {
-            sanitizedDone.signal()
-        }
-        let plainRun = runWorkload(plain, ["--workload"], memory: .inherit)
-        // Each run has its own time limit (60 s, or the check program's deadline); this is one more.
-        _ = sanitizedDone.wait(timeout: .now() + 120)
+        let (plainRun, sanitizedRun) = WorkloadRun.plainAndSanitized(
+            plain: plain, sanitized: sanitized, lineStarting: "fetches ", missing: "line")
 
         var results = [attributes(in: source)]
         results.append(
             CheckResult(
                 name: resultsCheck, passed: plainRun.results == expectedResults, expected: expectedResults,
                 got: plainRun.results ?? plainRun.problem, hint: 4))
-        results.append(raceResult(sanitized, sanitizedRun.current))
+        results.append(raceResult(sanitized, sanitizedRun))
         results.append(
             CheckResult(
                 name: mainActorCheck, passed: plainRun.places == expectedPlaces, expected: expectedPlaces,
@@ -74,8 +61,8 @@ public enum ExerciseR3Checks {
             return CheckResult(
                 name: raceCheck, passed: false, expected: "a build with -sanitize=thread", got: failure.description,
                 hint: 2)
-        case .success(let binary):
-            let run = run ?? WorkloadRun(outcome: nil, line: nil, problem: "\(binary) did not end in time")
+        case .success:
+            let run = run ?? WorkloadRun(outcome: nil, line: nil, problem: "no sanitized run")
             let report = TSanReport(run.outcome?.stderr ?? "")
             return CheckResult(
                 name: raceCheck, passed: report.races == 0 && run.results == expectedResults,
@@ -151,12 +138,6 @@ public enum ExerciseR3Checks {
             lines.append(code)
         }
         return lines
-    }
-
-    // MARK: - The workload
-
-    static func runWorkload(_ binary: String, _ arguments: [String], memory: Subprocess.MemoryLimit) -> WorkloadRun {
-        WorkloadRun.run(binary, arguments, memory: memory, lineStarting: "fetches ", missing: "line")
     }
 }
 

@@ -31,4 +31,28 @@ struct WorkloadRun {
             : "no \(missing) printed (\(outcome.describeEnd(timeout: 60)))"
         return WorkloadRun(outcome: outcome, line: line, problem: problem)
     }
+
+    /// The workload twice at once, each in a child of its own (together they take half the
+    /// time): `plain` given `--workload`, and the thread-sanitized build, when there is one
+    /// (nil when it did not build), with no memory limit (the sanitizer maps terabytes of
+    /// shadow memory). Each child has its own time limit; the wait for the second has one more.
+    static func plainAndSanitized(
+        plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>, lineStarting prefix: String,
+        missing: String
+    ) -> (plain: WorkloadRun, sanitized: WorkloadRun?) {
+        guard case .success(let sanitizedBinary) = sanitized else {
+            return (run(plain, ["--workload"], memory: .inherit, lineStarting: prefix, missing: missing), nil)
+        }
+        let sanitizedRun = Locked<WorkloadRun?>(nil)
+        let sanitizedDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let run = run(sanitizedBinary, [], memory: .unlimited, lineStarting: prefix, missing: missing)
+            sanitizedRun.withLock { $0 = run }
+            sanitizedDone.signal()
+        }
+        let plainRun = run(plain, ["--workload"], memory: .inherit, lineStarting: prefix, missing: missing)
+        _ = sanitizedDone.wait(timeout: .now() + 120)
+        let late = WorkloadRun(outcome: nil, line: nil, problem: "\(sanitizedBinary) did not end in time")
+        return (plainRun, sanitizedRun.current ?? late)
+    }
 }
