@@ -7,11 +7,14 @@ let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package
 /// One lesson, three targets: `LessonNNKit` holds the lesson's idea (its tests and the exercise
 /// checks import it), `lessonNN` is the program (`swift run lessonNN`), `LessonNNTests` its tests.
 func lesson(_ number: String) -> [Target] {
-    [
-        .target(name: "Lesson\(number)Kit", dependencies: ["WorkshopCore"]),
+    // Japanese texts (Resources/ja.lproj/Localizable.strings) so far in these lessons' targets.
+    let resources: [Resource]? = localizedLessons.contains(number) ? [.process("Resources")] : nil
+    return [
+        .target(name: "Lesson\(number)Kit", dependencies: ["WorkshopCore"], resources: resources),
         .executableTarget(
             name: "lesson\(number)",
-            dependencies: [.target(name: "Lesson\(number)Kit"), "WorkshopCore", argumentParser]),
+            dependencies: [.target(name: "Lesson\(number)Kit"), "WorkshopCore", argumentParser],
+            resources: resources),
         .testTarget(
             name: "Lesson\(number)Tests",
             dependencies: [
@@ -21,6 +24,8 @@ func lesson(_ number: String) -> [Target] {
     ]
 }
 
+/// The lessons whose programs speak Japanese (`--lang ja`, or a Japanese locale).
+let localizedLessons: Set<String> = ["03"]
 let lessons = ["01", "02", "03", "04", "05", "06", "07"]
 let lessonKits: [Target.Dependency] = lessons.map { .target(name: "Lesson\($0)Kit") }
 
@@ -31,7 +36,9 @@ let coreTargets: [Target] = [
     // What every lesson uses but is not a lesson's idea: the lesson harness, the fixture
     // server, the Screen and its stall meter, the trace and its pictures, the report, the
     // common flags, gzip and SQLite.
-    .target(name: "WorkshopCore", dependencies: ["CZlib", "CSQLite", argumentParser]),
+    // Its Japanese texts: Resources/ja.lproj/Localizable.strings (see Localization/Localized.swift).
+    .target(
+        name: "WorkshopCore", dependencies: ["CZlib", "CSQLite", argumentParser], resources: [.process("Resources")]),
     // The fixture server on its own (`swift run fixture-server`), for a second terminal or a room.
     .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"]),
     .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "fixture-server"]),
@@ -59,6 +66,8 @@ let targets: [Target] = coreTargets + lessons.flatMap(lesson) + workshopTargets
 
 let package = Package(
     name: "SakusakuWorkshop",
+    // English is the development language: the keys of every Localizable.strings are the English text.
+    defaultLocalization: "en",
     platforms: [.macOS(.v13)],
     products:
         // Every program is a product of the same name (`swift run lesson03`).

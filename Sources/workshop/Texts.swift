@@ -3,40 +3,6 @@ import ExerciseChecks
 import Foundation
 import WorkshopCore
 
-/// The language `workshop` speaks: English, or Japanese for the Japanese developers the
-/// articles were written for.
-enum Language: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case en
-    case ja
-
-    /// Decided once per run, before any command prints: `--lang` wins, then the locale.
-    /// A `let`, so every thread reads the same value and nothing needs a lock.
-    static let current = detect(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
-
-    /// `--lang en|ja` when the command line gives it (nil when it does not).
-    static func asked(in arguments: [String]) -> Language? {
-        var asked: String?
-        for (index, argument) in arguments.enumerated() {
-            if argument == "--" { break }
-            if argument == "--lang", index + 1 < arguments.count { asked = arguments[index + 1] }
-            if argument.hasPrefix("--lang=") { asked = String(argument.dropFirst("--lang=".count)) }
-        }
-        return asked.flatMap { Language(rawValue: $0.lowercased()) }
-    }
-
-    /// `--lang en|ja` when given; else the locale (LC_ALL, then LC_MESSAGES, then LANG: the
-    /// first one set decides, as POSIX programs do) when it starts with "ja"; else English.
-    static func detect(arguments: [String], environment: [String: String]) -> Language {
-        if let language = asked(in: arguments) { return language }
-        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = environment[name], !value.isEmpty {
-                return value.lowercased().hasPrefix("ja") ? .ja : .en
-            }
-        }
-        return .en
-    }
-}
-
 /// `--lang`, accepted by every command (the value itself is read by `Language.current`; the
 /// parser checks it and shows it in `--help`).
 struct LanguageOption: ParsableArguments {

@@ -70,15 +70,27 @@ public struct LessonOptions: ParsableArguments, Sendable {
             valueName: "seconds", visibility: .hidden))
     public var controlSeconds: Double = 1
 
+    /// Read before the parser by `Language.current` (so `--help` follows it too); declared here
+    /// so the parser accepts it, checks it and shows it in `--help`.
+    @Option(
+        name: .customLong("lang"),
+        help: ArgumentHelp(
+            "Speak English or Japanese (default: Japanese when LC_ALL, LC_MESSAGES or LANG starts with ja). --json stays English.",
+            valueName: "en|ja"))
+    public var language: Language?
+
     public init() {}
 
     public func validate() throws {
         if let cancelAfter, !(0...300).contains(cancelAfter) {
             throw ValidationError(
-                "--cancel-after must be between 0 and 300 seconds (got \(cancelAfter.formattedSeconds))")
+                localized(
+                    format: "--cancel-after must be between 0 and 300 seconds (got %@)", cancelAfter.formattedSeconds))
         }
         guard (0...5).contains(controlSeconds) else {
-            throw ValidationError("--control-seconds must be between 0 and 5 (got \(controlSeconds.formattedSeconds))")
+            throw ValidationError(
+                localized(format: "--control-seconds must be between 0 and 5 (got %@)", controlSeconds.formattedSeconds)
+            )
         }
         for (flag, path) in [("--svg", svg), ("--html", html)] {
             guard let path else { continue }
@@ -153,14 +165,16 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
 
     public func validate() throws {
         if let latency, !(0...60).contains(latency) {
-            throw ValidationError("--latency must be between 0 and 60 seconds (got \(latency.formattedSeconds))")
+            throw ValidationError(
+                localized(format: "--latency must be between 0 and 60 seconds (got %@)", latency.formattedSeconds))
         }
         if let bandwidth, bandwidth < 0 {
             throw ValidationError(
                 "--bandwidth must be 0 (no limit) or a positive number of bytes per second (got \(bandwidth))")
         }
         guard (0.1...300).contains(timeout) else {
-            throw ValidationError("--timeout must be between 0.1 and 300 seconds (got \(timeout.formattedSeconds))")
+            throw ValidationError(
+                localized(format: "--timeout must be between 0.1 and 300 seconds (got %@)", timeout.formattedSeconds))
         }
         if let fault, Fault(fault) == nil {
             throw ValidationError(
@@ -169,7 +183,8 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
         }
         if let server {
             do { _ = try HTTPFetcher.url(server) } catch {
-                throw ValidationError("--server must be an http URL such as http://127.0.0.1:8080 (got '\(server)')")
+                throw ValidationError(
+                    localized(format: "--server must be an http URL such as http://127.0.0.1:8080 (got '%@')", server))
             }
         }
     }
@@ -247,10 +262,12 @@ public struct FixtureEndpoint: Sendable, LessonSetup {
 
     /// "latency 0.15 s per request, bandwidth 50000 B/s", or what we know of a `--server`.
     public var linkDescription: String {
-        if knobsAreTheServers { return "that server's own latency and bandwidth" }
-        let bandwidth = knobs.bandwidthBytesPerSecond == 0 ? "unlimited" : "\(knobs.bandwidthBytesPerSecond) B/s"
-        return "latency \(knobs.latencySeconds.formattedSeconds) s per request, bandwidth \(bandwidth)"
-            + (server == nil ? ", asked for per request" : "")
+        if knobsAreTheServers { return localized("that server's own latency and bandwidth") }
+        let bandwidth =
+            knobs.bandwidthBytesPerSecond == 0 ? localized("unlimited") : "\(knobs.bandwidthBytesPerSecond) B/s"
+        return localized(
+            format: "latency %1$@ s per request, bandwidth %2$@", knobs.latencySeconds.formattedSeconds, bandwidth)
+            + (server == nil ? localized(", asked for per request") : "")
     }
 
     /// The parameters every network lesson reports.

@@ -58,12 +58,14 @@ extension LessonProgram where Kind == Variant {
 
 extension LessonProgram {
     public func run() throws {
+        // The JSON document is an API: its takeaway and failures stay English whatever the locale.
+        if common.json { Localized.use(.en) }
         // The machine first: how late is the main loop with no work at all?
         let control =
             common.controlSeconds > 0
             ? MainActor.assumeIsolated { MachineControl.measure(seconds: common.controlSeconds) } : nil
         let setup: Setup
-        do { setup = try prepare() } catch { throw LessonFailure("could not start: \(error)") }
+        do { setup = try prepare() } catch { throw LessonFailure(localized(format: "could not start: %@", "\(error)")) }
         defer { setup.tearDown() }
         let human = !common.json
         if human { say(banner(setup) + (control.map { "\n" + $0.bannerLine } ?? "") + "\n") }
@@ -95,7 +97,7 @@ extension LessonProgram {
             say(report.json)
         } else if failed.count < runs.count || runs.contains(where: \.gotStarted) {
             // A table only of runs that did something: a server that never answered has no figures.
-            let busy = control?.isBusy == true ? "\n(a busy machine: see the takeaway)" : ""
+            let busy = control?.isBusy == true ? "\n" + localized("(a busy machine: see the takeaway)") : ""
             say(report.table + busy + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
         }
         if !failed.isEmpty { throw LessonFailure(failed: failed.map { ($0.name, $0.failure ?? "") }) }
@@ -135,9 +137,12 @@ extension LessonProgram {
         ] {
             guard let path else { continue }
             do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                throw LessonFailure("\(flag): could not write \(path): \(error.localizedDescription)")
+                throw LessonFailure(
+                    localized(format: "%1$@: could not write %2$@: %3$@", flag, path, error.localizedDescription))
             }
-            if !common.json { say("\(flag == "--svg" ? "Picture" : "Page") written to \(path)") }
+            if !common.json {
+                say(localized(format: flag == "--svg" ? "Picture written to %@" : "Page written to %@", path))
+            }
         }
     }
 }
@@ -152,19 +157,24 @@ public struct LessonFailure: Error, CustomStringConvertible {
     public init(failed: [(name: String, cause: String)]) {
         let names = failed.map(\.name)
         let causes = Set(failed.map(\.cause))
-        let variants = names.count == 1 ? "the \(names[0]) variant" : "the \(listed(names)) variants"
+        let variants =
+            names.count == 1
+            ? localized(format: "the %@ variant", names[0]) : localized(format: "the %@ variants", listed(names))
         if causes.count == 1, let cause = causes.first {
-            description = "\(variants) failed: \(cause)"
+            description = localized(format: "%1$@ failed: %2$@", variants, cause)
         } else {
-            description = "\(variants) failed:\n" + failed.map { "  \($0.name): \($0.cause)" }.joined(separator: "\n")
+            description =
+                localized(format: "%@ failed:", variants) + "\n"
+                + failed.map { "  \($0.name): \($0.cause)" }.joined(separator: "\n")
         }
     }
 }
 
-/// "a", "a and b", "a, b and c".
+/// "a", "a and b", "a, b and c" (in Japanese "a、b と c").
 public func listed(_ items: [String]) -> String {
     guard let last = items.last else { return "" }
-    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    return items.count == 1
+        ? last : items.dropLast().joined(separator: localized(", ")) + localized(" and ") + last
 }
 
 /// "1 row", "2 rows", "0 items": a count with its noun.

@@ -27,15 +27,15 @@ public struct MachineControl: Sendable {
 
     /// "Machine: with nothing to do, the main loop was up to 0.004 s late (quiet)."
     public var bannerLine: String {
-        String(
+        localized(
             format: "Machine: with nothing to do, the main loop was up to %.3f s late (%@).", maxLateSeconds,
-            isBusy ? "busy: freezes up to that size are the machine's, not the code's" : "quiet")
+            localized(isBusy ? "busy: freezes up to that size are the machine's, not the code's" : "quiet"))
     }
 
     /// The sentence a busy machine adds to the takeaway (nil on a quiet one).
     public var takeawaySentence: String? {
         guard isBusy else { return nil }
-        return String(
+        return localized(
             format:
                 "This machine was busy: its main loop was already up to %.3f s late with no work at all, so a freeze of that size is the machine's, not the code's.",
             maxLateSeconds)

@@ -33,13 +33,16 @@ public enum VariantComparison {
     public static func verdict<D>(_ run: VariantRun<D>, against other: VariantRun<D>, otherName: String) -> String {
         let (freeze, otherFreeze) = (run.screen.maxStallSeconds, other.screen.maxStallSeconds)
         let (total, otherTotal) = (run.seconds(.totalSeconds) ?? 0, other.seconds(.totalSeconds) ?? 0)
-        let freezes = String(format: "worst freeze %.3f s vs %.3f s", freeze, otherFreeze)
-        let totals = String(format: "total %.2f s vs %.2f s", total, otherTotal)
+        let freezes = localized(format: "worst freeze %.3f s vs %.3f s", freeze, otherFreeze)
+        let totals = localized(format: "total %.2f s vs %.2f s", total, otherTotal)
         switch (isAsFree(freeze, as: otherFreeze), isAsFast(total, as: otherTotal)) {
-        case (true, true): return "as free and as fast as \(otherName)"
-        case (true, false): return "as free as \(otherName) but slower (\(totals))"
-        case (false, true): return "as fast as \(otherName) but with a longer freeze (\(freezes))"
-        case (false, false): return "less free and slower than \(otherName) this time (\(freezes), \(totals))"
+        case (true, true): return localized(format: "as free and as fast as %@", otherName)
+        case (true, false): return localized(format: "as free as %1$@ but slower (%2$@)", otherName, totals)
+        case (false, true):
+            return localized(format: "as fast as %1$@ but with a longer freeze (%2$@)", otherName, freezes)
+        case (false, false):
+            return localized(
+                format: "less free and slower than %1$@ this time (%2$@, %3$@)", otherName, freezes, totals)
         }
     }
 }

@@ -60,7 +60,8 @@ public struct VariantRun<Details: Sendable>: Sendable {
     var humanSummary: String {
         var lines = notes
         if gotStarted, !trace.recorded.isEmpty {
-            lines.append("\nWhere the time went (each lane is a thread or queue):\n" + trace.timeline())
+            lines.append(
+                "\n" + localized("Where the time went (each lane is a thread or queue):") + "\n" + trace.timeline())
         }
         return lines.joined(separator: "\n")
     }
@@ -108,7 +109,7 @@ extension VariantRun {
 
         var failure = controller.failure
         if !finished && failure == nil {
-            failure = "gave up after \(timeout.formattedSeconds) s: \(controller.progress)"
+            failure = localized(format: "gave up after %1$@ s: %2$@", timeout.formattedSeconds, controller.progress)
         }
         var metrics: [(MetricName, Metric)] =
             [

@@ -109,7 +109,7 @@ public struct LessonReport: Sendable {
     /// Metrics down the side, variants across the top.
     public var table: String {
         let rows = metricNames.map { name in [name.rawValue] + variants.map { $0[name]?.tableValue ?? "-" } }
-        return TextTable(header: ["metric"] + variants.map(\.name), rows: rows).text
+        return TextTable(header: [localized("metric")] + variants.map(\.name), rows: rows).text
     }
 }
 
