@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson03Kit's table (`Sources/Lesson03Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// What a lesson 03 run leaves behind besides its metrics.
 public struct TimelineDetails: Sendable {
     /// The table as it stood at the end: the result every variant must agree on.
@@ -80,9 +85,9 @@ public enum TimelineRun {
                 words[0] == "down" || words[0] == "up"
             else {
                 throw ScrollScriptError(
-                    description:
-                        "'\(move.trimmingCharacters(in: .whitespaces))' is not a move like 'down 8' or 'up 8' (1-500 rows)"
-                )
+                    description: localized(
+                        "'%@' is not a move like 'down 8' or 'up 8' (1-500 rows)",
+                        move.trimmingCharacters(in: .whitespaces)))
             }
             return words[0] == "down" ? rows : -rows
         }
@@ -101,37 +106,47 @@ extension TimelineRun {
         let (plain, queued, awaited) = (runs.run(.noThread), runs.run(.threaded), runs.run(.async))
         var sentences: [String] = []
         if let plain, let moved = queued ?? awaited {
-            let helper = queued == nil ? "Tasks" : "Queues"
-            let figures = String(
-                format:
-                    "the worst freeze went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.",
+            let helper = localized(
+                queued == nil
+                    ? "Tasks did not make the network faster, they kept the main thread free: "
+                    : "Queues did not make the network faster, they kept the main thread free: ")
+            let figures = localized(
+                "the worst freeze went from %.2f s to %.3f s and something was on screen after %.3f s instead of %.2f s.",
                 plain.screen.maxStallSeconds, moved.screen.maxStallSeconds, moved.screen.firstContentSeconds ?? 0,
                 plain.screen.firstContentSeconds ?? 0)
-            sentences.append("\(helper) did not make the network faster, they kept the main thread free: " + figures)
+            sentences.append(helper + figures)
         }
         if let awaited {
             let total = awaited.seconds(.totalSeconds) ?? 0
             if let queued {
                 sentences.append(
-                    String(format: "async: worst freeze %.3f s, total %.2f s, ", awaited.screen.maxStallSeconds, total)
-                        + VariantComparison.verdict(awaited, against: queued, otherName: "the queues")
-                        + ", without a thread of our own.")
+                    localized(
+                        "async: worst freeze %1$.3f s, total %2$.2f s, %3$@, without a thread of our own.",
+                        awaited.screen.maxStallSeconds, total,
+                        VariantComparison.verdict(awaited, against: queued, otherName: localized("the queues"))))
             } else if plain == nil {
                 sentences.append(
-                    String(
-                        format: "async: worst freeze %.3f s, total %.2f s, without a thread of our own.",
+                    localized(
+                        "async: worst freeze %.3f s, total %.2f s, without a thread of our own.",
                         awaited.screen.maxStallSeconds, total))
             }
         }
         if let any = runs.first, let requests = any.count(.iconRequests), let hits = any.count(.iconCacheHits) {
             sentences.append(
                 !cache
-                    ? "Without the cache every row that came back into view was fetched again: \(counted(requests, "icon request"))."
-                    : "The cache saved \(counted(hits, "request")): \(counted(requests, "icon request")) for the rows shown."
+                    ? localized(
+                        requests == 1
+                            ? "Without the cache every row that came back into view was fetched again: %d icon request."
+                            : "Without the cache every row that came back into view was fetched again: %d icon requests.",
+                        requests)
+                    : localized(
+                        hits == 1
+                            ? "The cache saved %1$d request: %2$d icon requests for the rows shown."
+                            : "The cache saved %1$d requests: %2$d icon requests for the rows shown.", hits, requests)
             )
         }
         if runs.count < 2 {
-            sentences.append("Run all variants (the default) to compare them.")
+            sentences.append(localized("Run all variants (the default) to compare them."))
         }
         return sentences.joined(separator: " ")
     }

@@ -1,6 +1,12 @@
 import ArgumentParser
+import Foundation
 import Lesson03Kit
 import WorkshopCore
+
+/// Text in this program's table (`Sources/lesson03/Resources/ja.lproj/Localizable.strings`), filled in.
+private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
 
 @main
 struct Lesson03: LessonProgram, NetworkDefaults {
@@ -53,36 +59,46 @@ struct Lesson03: LessonProgram, NetworkDefaults {
 
     func validate() throws {
         guard (1...500).contains(visibleRows) else {
-            throw ValidationError("--visible-rows must be between 1 and 500 (got \(visibleRows))")
+            throw ValidationError(localized("--visible-rows must be between 1 and 500 (got %d)", visibleRows))
         }
         do { _ = try TimelineRun.scrollMoves(scroll) } catch { throw ValidationError("--scroll: \(error)") }
-        guard (1...500).contains(rows) else { throw ValidationError("--rows must be between 1 and 500 (got \(rows))") }
+        guard (1...500).contains(rows) else {
+            throw ValidationError(localized("--rows must be between 1 and 500 (got %d)", rows))
+        }
         guard (1...16).contains(imageWidth) else {
-            throw ValidationError("--image-width must be between 1 and 16 (got \(imageWidth))")
+            throw ValidationError(localized("--image-width must be between 1 and 16 (got %d)", imageWidth))
         }
     }
 
     func prepare() throws -> FixtureEndpoint { try network.makeEndpoint() }
 
     func banner(_ endpoint: FixtureEndpoint) -> String {
-        """
-        Lesson 03: GCD queues. A public timeline of \(counted(rows, "post")) and their icons, from \(endpoint.baseURL.absoluteString)
-        (\(endpoint.linkDescription)).
-        \(counted(visibleRows, "row")) on the screen, scrolls: \(scroll); icon cache \(noCache ? "off" : "on").
-        """
+        localized(
+            rows == 1
+                ? "Lesson 03: GCD queues. A public timeline of %d post and its icon, from %@"
+                : "Lesson 03: GCD queues. A public timeline of %d posts and their icons, from %@", rows,
+            endpoint.baseURL.absoluteString) + "\n(" + endpoint.linkDescription + ").\n"
+            + localized(
+                visibleRows == 1
+                    ? "%1$d row on the screen, scrolls: %2$@; icon cache %3$@."
+                    : "%1$d rows on the screen, scrolls: %2$@; icon cache %3$@.", visibleRows, scroll,
+                localized(noCache ? "off" : "on"))
     }
 
     func describe(_ variant: Variant) -> String {
         switch variant {
         case .threaded:
-            let queues = imageWidth == 1 ? "one serial image-queue" : "\(imageWidth) image queues"
-            return "threaded: timeline on timeline-queue, icons on \(queues), UI on main"
+            let queues =
+                imageWidth == 1 ? localized("one serial image-queue") : localized("%d image queues", imageWidth)
+            return localized("threaded: timeline on timeline-queue, icons on %@, UI on main", queues)
         case .async:
-            let width = imageWidth == 1 ? "one icon at a time" : "\(imageWidth) icons at a time"
-            return
-                "async: timeline awaited in a main-actor task, icons in a task group (\(width)), set on the main actor"
+            let width = imageWidth == 1 ? localized("one icon at a time") : localized("%d icons at a time", imageWidth)
+            return localized(
+                "async: timeline awaited in a main-actor task, icons in a task group (%@), set on the main actor", width
+            )
         case .noThread:
-            return "no-thread: fetch the timeline, then each icon while drawing its row, all on the main thread"
+            return localized(
+                "no-thread: fetch the timeline, then each icon while drawing its row, all on the main thread")
         }
     }
 
