@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 
 /// `--timeout`: how long a check program may run before it is stopped (an endless loop, a wait
 /// that nothing ends). Its memory is limited too (2 GB; WORKSHOP_CHECK_MEMORY_MB sets another).

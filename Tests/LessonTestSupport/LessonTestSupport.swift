@@ -23,9 +23,13 @@ public struct LessonBinary: Sendable {
     /// Unless the test asks for its own, the run measures the machine for 0.1 s instead of the
     /// default second: the CLI tests check what the program says and does, not how busy the
     /// machine is, and a second per run was a quarter of the learner's suite.
-    public func run(_ arguments: [String], timeout: Double = 60) throws -> Outcome {
+    ///
+    /// The program speaks English whatever the tester's locale (the locale variables are taken
+    /// out) unless `locale` gives them: `["LANG": "ja_JP.UTF-8"]`.
+    public func run(_ arguments: [String], timeout: Double = 60, locale: [String: String] = [:]) throws -> Outcome {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[name] = locale[name] }
         let control = arguments.contains("--control-seconds") ? [] : ["--control-seconds", "0.1"]
         let started = Stopwatch()
         let outcome = try Subprocess.run(path, arguments + control, environment: environment, timeout: timeout)
