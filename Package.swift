@@ -41,7 +41,7 @@ let coreTargets: [Target] = [
         name: "WorkshopCore", dependencies: ["CZlib", "CSQLite", argumentParser], resources: [.process("Resources")]),
     // The fixture server on its own (`swift run fixture-server`), for a second terminal or a room.
     .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"]),
-    .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "fixture-server"]),
+    .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "fixture-server", "LessonTestSupport"]),
     // What every lesson's tests share: the built program driven with a timeout, a test server, pictures.
     .target(name: "LessonTestSupport", dependencies: ["WorkshopCore"], path: "Tests/LessonTestSupport"),
 ]
@@ -59,7 +59,8 @@ let workshopTargets: [Target] = [
     // The checks on the shipped files and the references, each in a throwaway workspace.
     .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore"]),
     // Drives the built `workshop` binary; checks every `swift run ...` line in Lessons/*.md.
-    .testTarget(name: "WorkshopTests", dependencies: ["workshop", "ExerciseChecks", "WorkshopCore"]),
+    .testTarget(
+        name: "WorkshopTests", dependencies: ["workshop", "ExerciseChecks", "WorkshopCore", "LessonTestSupport"]),
 ]
 
 let targets: [Target] = coreTargets + lessons.flatMap(lesson) + workshopTargets
