@@ -42,7 +42,12 @@ struct MetricNameTests {
         var found: [String] = []
         for folder in ["Sources", "Tests"] {
             for (path, text) in Self.swiftFiles(under: folder) where path != Self.declarations {
-                for name in names where text.contains("\"\(name)\"") { found.append("\(path): \"\(name)\"") }
+                // The file cut at every quote: a name in quotes leaves a piece that is exactly the
+                // name. One pass over the bytes and a set (String.contains per name took 16 s).
+                let pieces = Set(
+                    text.utf8.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false).dropFirst()
+                        .dropLast().map { String(decoding: $0, as: UTF8.self) })
+                for name in names where pieces.contains(name) { found.append("\(path): \"\(name)\"") }
             }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")

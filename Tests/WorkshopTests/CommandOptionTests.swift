@@ -25,10 +25,22 @@ final class CommandOptionTests: XCTestCase {
     ]
 
     func testANegativeNumberIsARangeErrorNamingTheFlag() throws {
-        for (product, arguments) in Self.options {
-            let path = try XCTUnwrap(Subprocess.builtProduct(product), "\(product) is not built")
+        // 35 short processes, four at a time (each mostly waits for its process to start).
+        let outcomes = Locked<[Int: Result<Subprocess.Outcome, any Error>]>([:])  // filled from 4 threads
+        let options = Self.options
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for index in stride(from: lane, to: options.count, by: 4) {
+                let (product, arguments) = options[index]
+                let outcome = Result {
+                    guard let path = Subprocess.builtProduct(product) else { throw CocoaError(.fileNoSuchFile) }
+                    return try Subprocess.run(path, arguments + ["-5"], timeout: 60)
+                }
+                outcomes.withLock { $0[index] = outcome }
+            }
+        }
+        for (index, (product, arguments)) in options.enumerated() {
             let flag = try XCTUnwrap(arguments.last)
-            let outcome = try Subprocess.run(path, arguments + ["-5"], timeout: 60)
+            let outcome = try XCTUnwrap(outcomes.current[index], "\(product) \(flag)").get()
             XCTAssertEqual(outcome.status, 64, "\(product) \(flag) -5: \(outcome.stderr)")
             XCTAssertFalse(outcome.stderr.contains("Missing value"), "\(product) \(flag) -5: \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.contains("\(flag) must"), "\(product) \(flag) -5: \(outcome.stderr)")
