@@ -69,6 +69,17 @@ struct FixtureServerJapaneseTests {
         }
     }
 
+    @Test("--self-check --lang ja reports its load in Japanese")
+    func selfCheck() throws {
+        let outcome = try FixtureServerCLITests.run(
+            ["--self-check", "--clients", "4", "--requests", "10", "--silent", "2", "--lang", "ja"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
+        for words in ["セルフチェック: クライアント 4 個", "キープアライブ: リクエスト 40 回、エラー 0 件", "サーバー側の集計: ", "OK: エラーも"] {
+            #expect(outcome.stdout.contains(words), "no \"\(words)\" in\n\(outcome.stdout)")
+        }
+        #expect(EnglishSentences.lines(in: outcome.stdout) == [], "\(outcome.stdout)")
+    }
+
     @Test("a started server under LANG=ja_JP.UTF-8: its first lines, request log and stop line are Japanese")
     func startedServer() throws {
         let server = try RunningProgram(
