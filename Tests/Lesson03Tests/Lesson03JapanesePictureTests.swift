@@ -39,6 +39,7 @@ final class Lesson03JapanesePictureTests: XCTestCase {
     func testAJapaneseRunDrawsAJapanesePictureAndPage() throws {
         for (arguments, locale) in [(["--lang", "ja"], [:]), ([], ["LANG": "ja_JP.UTF-8"])] {
             let (_, svg, html) = try pictures(arguments, locale: locale)
+            XCTAssertNil(xmlParseError(svg), "\(locale): the Japanese SVG is not well-formed XML")
             XCTAssertTrue(svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" xml:lang=\"ja\""), "\(locale)")
             XCTAssertTrue(html.contains("<html lang=\"ja\">"), "\(locale)")
             for japanese in [
