@@ -302,7 +302,13 @@ public struct TimelinePicture: Sendable {
         var lines: [String] = []
         var current = ""
         var pieces: [Substring] = []
+        let japanese = displayWidth(text) > text.count
         for word in text.split(separator: " ") {
+            // In Japanese a number keeps its unit on its line: "1.06 秒から", "0.080 s、".
+            if japanese, let last = pieces.last, startsWithUnit(word) {
+                pieces[pieces.count - 1] = Substring(last + " " + word)
+                continue
+            }
             pieces += word.allSatisfy(\.isASCII) ? [word] : cut(word, width: width)
         }
         for word in pieces {
@@ -335,6 +341,13 @@ public struct TimelinePicture: Sendable {
         }
         if start < word.endIndex { pieces.append(word[start...]) }
         return pieces
+    }
+
+    /// Whether `word` is a unit that belongs to the number before it ("秒", "s、", "件").
+    static func startsWithUnit(_ word: Substring) -> Bool {
+        let head = String(word.prefix { !",、。)".contains($0) })
+        return ["s", "ms", "B/s", "ms/s"].contains(head)
+            || ["秒", "件", "行", "個", "回", "バイト", "フレーム", "ミリ秒"].contains { word.hasPrefix($0) }
     }
 
     /// What a Japanese line does not begin with (行頭禁則).
