@@ -40,7 +40,8 @@ let coreTargets: [Target] = [
     .target(
         name: "WorkshopCore", dependencies: ["CZlib", "CSQLite", argumentParser], resources: [.process("Resources")]),
     // The fixture server on its own (`swift run fixture-server`), for a second terminal or a room.
-    .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"]),
+    // Its Japanese texts (--help, startup lines, errors): Resources/ja.lproj/Localizable.strings.
+    .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"], resources: [.process("Resources")]),
     .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "fixture-server", "LessonTestSupport"]),
     // What every lesson's tests share: the built program driven with a timeout, a test server, pictures.
     .target(name: "LessonTestSupport", dependencies: ["WorkshopCore"], path: "Tests/LessonTestSupport"),

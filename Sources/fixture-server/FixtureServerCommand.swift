@@ -8,206 +8,272 @@ import WorkshopCore
     import Darwin
 #endif
 
+/// Text in this program's table (`Sources/fixture-server/Resources/ja.lproj/Localizable.strings`).
+private func text(_ english: String) -> String { Localized.string(english, bundle: .module) }
+
+/// A format in this program's table, filled in.
+private func text(format english: String, _ arguments: any CVarArg...) -> String {
+    String(format: text(english), locale: nil, arguments: arguments)
+}
+
 @main
 struct FixtureServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fixture-server",
-        abstract: "Serve the workshop's fixture API (on 127.0.0.1 unless --host says otherwise) and log every request.",
-        discussion: """
-            Routes: /timeline?count=N (JSON) and /icons/NAME.png (lesson 03); /api/login?user=&password=, \
-            /api/user and /api/items/N (lesson 01); /feed.xml?items=N (lesson 02); /xml/friends, \
-            /xml/statuses and /xml/catalog with ?count=N (lesson 04); /orders (lesson 05); /health. \
-            Any request may add query \
-            items latency=SECONDS, bandwidth=BYTES_PER_SECOND, gzip=0|1, and \
-            fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed|redirect-loop|none (none: no fault, whatever --fault says).
-            Lessons use it with --server http://127.0.0.1:PORT. Stop it with Ctrl-C.
-            Try: curl -s 'http://127.0.0.1:8080/timeline?count=2'
+    /// A computed `configuration`, so `--help` speaks the language `Language.current` decided
+    /// from `--lang` and the locale before the parser ran.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "fixture-server",
+            abstract: text(
+                "Serve the workshop's fixture API (on 127.0.0.1 unless --host says otherwise) and log every request."),
+            // One table entry a line (the English lines are the keys); blank lines between paragraphs.
+            discussion: discussion.map { $0.map(text).joined(separator: "\n") }.joined(separator: "\n\n"))
+    }
 
-            For a room: --host 0.0.0.0 listens on every interface, and learners run e.g. \
-            `swift run lesson03 --server http://THIS-MACHINE:8080`. --fault breaks the network for \
-            all of them (/health is never faulted, so `curl http://THIS-MACHINE:8080/health` checks \
-            the server is up). --fault-rate hits a share of requests, deterministically: of every N \
-            requests the fault could hit, floor(N x rate) do, evenly spread (0.3: the 4th, 7th, 10th, ...).
-
-            Limits: at most --max-connections served at once (one more gets 503 and Retry-After: 1 \
-            at once); a client has --read-timeout seconds to send a whole request (a silent or \
-            dribbling client is closed, with 408 if it had begun; so is a kept-alive connection left \
-            idle); the request line and headers may be 16 KiB (more: 431), a body 1 MiB (more: 413); \
-            a malformed request gets 400. None of these stops the server.
-
-            --board also serves the room's board at /board: a row per learner, a column per exercise, \
-            who is stuck longest at the top, live. It prints a room code; learners run \
-            `swift run workshop join http://THIS-MACHINE:8080 --name NAME --code CODE`, and every \
-            `workshop check` then reports its outcome (never their code). The board is kept in \
-            --board-db (default fixture-board.sqlite in the current folder): a restarted server keeps \
-            the room and its code.
-
-            --docs also serves the lessons as DocC tutorials at /docs/ (/docs/en/ and /docs/ja/), \
-            from the folder `swift run workshop docs` builds (--docs-dir, default .build/docs in the package).
-
-            --self-check starts a server of its own on a free port with these settings and drives \
-            --clients clients x --requests requests against it, on kept-alive connections and then \
-            a new connection per request, with --silent connections holding on throughout; it prints \
-            requests/s and p50/p99 latency and exits 1 if any request was lost or failed.
-            """
-    )
+    /// `--help`'s discussion: paragraphs of lines, each line one entry of the table.
+    static let discussion: [[String]] = [
+        [
+            "Routes: /timeline?count=N (JSON) and /icons/NAME.png (lesson 03); /api/login?user=&password=, "
+                + "/api/user and /api/items/N (lesson 01); /feed.xml?items=N (lesson 02); /xml/friends, "
+                + "/xml/statuses and /xml/catalog with ?count=N (lesson 04); /orders (lesson 05); /health. "
+                + "Any request may add query "
+                + "items latency=SECONDS, bandwidth=BYTES_PER_SECOND, gzip=0|1, and "
+                + "fault=500|drop|stall|corrupt-gzip|truncated-gzip|malformed|redirect-loop|none (none: no fault, whatever --fault says).",
+            "Lessons use it with --server http://127.0.0.1:PORT. Stop it with Ctrl-C.",
+            "Try: curl -s 'http://127.0.0.1:8080/timeline?count=2'",
+        ],
+        [
+            "For a room: --host 0.0.0.0 listens on every interface, and learners run e.g. "
+                + "`swift run lesson03 --server http://THIS-MACHINE:8080`. --fault breaks the network for "
+                + "all of them (/health is never faulted, so `curl http://THIS-MACHINE:8080/health` checks "
+                + "the server is up). --fault-rate hits a share of requests, deterministically: of every N "
+                + "requests the fault could hit, floor(N x rate) do, evenly spread (0.3: the 4th, 7th, 10th, ...)."
+        ],
+        [
+            "Limits: at most --max-connections served at once (one more gets 503 and Retry-After: 1 "
+                + "at once); a client has --read-timeout seconds to send a whole request (a silent or "
+                + "dribbling client is closed, with 408 if it had begun; so is a kept-alive connection left "
+                + "idle); the request line and headers may be 16 KiB (more: 431), a body 1 MiB (more: 413); "
+                + "a malformed request gets 400. None of these stops the server."
+        ],
+        [
+            "--board also serves the room's board at /board: a row per learner, a column per exercise, "
+                + "who is stuck longest at the top, live. It prints a room code; learners run "
+                + "`swift run workshop join http://THIS-MACHINE:8080 --name NAME --code CODE`, and every "
+                + "`workshop check` then reports its outcome (never their code). The board is kept in "
+                + "--board-db (default fixture-board.sqlite in the current folder): a restarted server keeps "
+                + "the room and its code."
+        ],
+        [
+            "--docs also serves the lessons as DocC tutorials at /docs/ (/docs/en/ and /docs/ja/), "
+                + "from the folder `swift run workshop docs` builds (--docs-dir, default .build/docs in the package)."
+        ],
+        [
+            "--self-check starts a server of its own on a free port with these settings and drives "
+                + "--clients clients x --requests requests against it, on kept-alive connections and then "
+                + "a new connection per request, with --silent connections holding on throughout; it prints "
+                + "requests/s and p50/p99 latency and exits 1 if any request was lost or failed."
+        ],
+    ]
 
     @Option(
         help: ArgumentHelp(
-            "IPv4 address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every interface: the room) or one interface's address.",
-            valueName: "address"))
+            text(
+                "IPv4 address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every interface: the room) or one interface's address."
+            ), valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("TCP port, 0...65535 (0 picks a free one).", valueName: "port"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(text("TCP port, 0...65535 (0 picks a free one)."), valueName: "port"))
     var port = 8080
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Seconds to wait before each response, 0...60.", valueName: "seconds"))
+        help: ArgumentHelp(text("Seconds to wait before each response, 0...60."), valueName: "seconds"))
     var latency: Double = 0
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Bytes per second for responses, 0 or more (0 = no limit).", valueName: "bytes-per-second"))
+        help: ArgumentHelp(
+            text("Bytes per second for responses, 0 or more (0 = no limit)."), valueName: "bytes-per-second"))
     var bandwidth: Int = 0
 
-    @Flag(inversion: .prefixedNo, help: "Compress with gzip when the client accepts it.")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(text("Compress with gzip when the client accepts it.")))
     var gzip = true
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Send Cache-Control: max-age=N with every 200 response, 0 or more (default: none).", valueName: "seconds"))
+            text("Send Cache-Control: max-age=N with every 200 response, 0 or more (default: none)."),
+            valueName: "seconds"))
     var maxAge: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Break responses on purpose: \(Fault.kindsHelp) (default: none). /health is never faulted; a request's own fault= query item wins.",
-            valueName: "kind"))
+            text(
+                format:
+                    "Break responses on purpose: %@ (default: none). /health is never faulted; a request's own fault= query item wins.",
+                text(Fault.kindsHelp)), valueName: "kind"))
     var fault: String?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Share of requests --fault hits, 0...1 (1 = every one), chosen deterministically.", valueName: "rate"))
+            text("Share of requests --fault hits, 0...1 (1 = every one), chosen deterministically."), valueName: "rate")
+    )
     var faultRate: Double = 1
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Connections served at once, 1...10000; one more gets 503 at once.", valueName: "count"))
+            text("Connections served at once, 1...10000; one more gets 503 at once."), valueName: "count"))
     var maxConnections = ServerKnobs.defaultMaxConnections
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds a client has to send a whole request, 0.1...3600; silent, dribbling and idle clients are closed after it.",
-            valueName: "seconds"))
+            text(
+                "Seconds a client has to send a whole request, 0.1...3600; silent, dribbling and idle clients are closed after it."
+            ), valueName: "seconds"))
     var readTimeout = ServerKnobs.defaultReadTimeoutSeconds
 
-    @Flag(help: "Serve the room's board at /board (learners report with `workshop join`); prints the room code.")
+    @Flag(
+        help: ArgumentHelp(
+            text("Serve the room's board at /board (learners report with `workshop join`); prints the room code.")))
     var board = false
 
     @Option(
         help: ArgumentHelp(
-            "With --board: the SQLite file that keeps the board (default: fixture-board.sqlite here).",
+            text("With --board: the SQLite file that keeps the board (default: fixture-board.sqlite here)."),
             valueName: "file"))
     var boardDb: String?
 
     @Option(
         help: ArgumentHelp(
-            "With --board: the room code, 4-12 letters and digits without 0, 1, I, L, O (default: the one kept in --board-db, or a new one).",
-            valueName: "code"))
+            text(
+                "With --board: the room code, 4-12 letters and digits without 0, 1, I, L, O (default: the one kept in --board-db, or a new one)."
+            ), valueName: "code"))
     var roomCode: String?
 
-    @Flag(help: "Serve the lessons' DocC tutorials at /docs/ (build them first: `swift run workshop docs`).")
+    @Flag(
+        help: ArgumentHelp(
+            text("Serve the lessons' DocC tutorials at /docs/ (build them first: `swift run workshop docs`).")))
     var docs = false
 
     @Option(
         help: ArgumentHelp(
-            "With --docs: the folder `workshop docs` built (default: .build/docs in the package).", valueName: "folder")
+            text("With --docs: the folder `workshop docs` built (default: .build/docs in the package)."),
+            valueName: "folder")
     )
     var docsDir: String?
 
     @Flag(
-        help:
-            "Run a load against a server of its own (these settings, a free port), print requests/s and p50/p99, exit.")
+        help: ArgumentHelp(
+            text(
+                "Run a load against a server of its own (these settings, a free port), print requests/s and p50/p99, exit."
+            )))
     var selfCheck = false
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("With --self-check: clients at once, 1...1000 (default: 64).", valueName: "count"))
+        help: ArgumentHelp(text("With --self-check: clients at once, 1...1000 (default: 64)."), valueName: "count"))
     var clients: Int?
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("With --self-check: requests per client, 1...100000 (default: 50).", valueName: "count"))
+        help: ArgumentHelp(
+            text("With --self-check: requests per client, 1...100000 (default: 50)."), valueName: "count"))
     var requests: Int?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --self-check: silent connections held open during the load, 0...1000 (default: 10).",
+            text("With --self-check: silent connections held open during the load, 0...1000 (default: 10)."),
             valueName: "count"))
     var silent: Int?
+
+    /// Read before the parser by `Language.current` (so `--help` follows it too); declared here
+    /// so the parser accepts it, checks it and shows it in `--help`.
+    @Option(
+        name: .customLong("lang"),
+        help: ArgumentHelp(
+            text("Speak English or Japanese (default: Japanese when LC_ALL, LC_MESSAGES or LANG starts with ja)."),
+            valueName: "en|ja"))
+    var language: Language?
 
     func validate() throws {
         guard HostAddress(host) != nil else {
             throw ValidationError(
-                "--host must be an IPv4 address such as 127.0.0.1, 0.0.0.0 or this machine's address (got '\(host)')")
+                text(
+                    format:
+                        "--host must be an IPv4 address such as 127.0.0.1, 0.0.0.0 or this machine's address (got '%@')",
+                    host))
         }
         guard (0...65_535).contains(port) else {
-            throw ValidationError("--port must be between 0 and 65535; 0 picks a free one (got \(port))")
+            throw ValidationError(
+                text(format: "--port must be between 0 and 65535; 0 picks a free one (got %@)", "\(port)"))
         }
         guard (0...60).contains(latency) else {
-            throw ValidationError("--latency must be between 0 and 60 seconds (got \(latency))")
+            throw ValidationError(text(format: "--latency must be between 0 and 60 seconds (got %@)", "\(latency)"))
         }
         guard bandwidth >= 0 else {
-            throw ValidationError("--bandwidth must be 0 (no limit) or positive (got \(bandwidth))")
+            throw ValidationError(text(format: "--bandwidth must be 0 (no limit) or positive (got %@)", "\(bandwidth)"))
         }
-        if let maxAge, maxAge < 0 { throw ValidationError("--max-age must be 0 or more seconds (got \(maxAge))") }
+        if let maxAge, maxAge < 0 {
+            throw ValidationError(text(format: "--max-age must be 0 or more seconds (got %@)", "\(maxAge)"))
+        }
         if let fault, Fault(fault) == nil {
-            throw ValidationError("--fault must be \(Fault.kindsHelp) (got '\(fault)')")
+            throw ValidationError(text(format: "--fault must be %1$@ (got '%2$@')", text(Fault.kindsHelp), fault))
         }
         guard (0...1).contains(faultRate) else {
             throw ValidationError(
-                "--fault-rate must be between 0 and 1, e.g. 0.3 for 3 requests in 10 (got \(faultRate))")
+                text(
+                    format: "--fault-rate must be between 0 and 1, e.g. 0.3 for 3 requests in 10 (got %@)",
+                    "\(faultRate)"))
         }
         if faultRate != 1, fault == nil {
-            throw ValidationError("--fault-rate needs --fault KIND: which fault should it hit requests with?")
+            throw ValidationError(text("--fault-rate needs --fault KIND: which fault should it hit requests with?"))
         }
         guard (1...10_000).contains(maxConnections) else {
-            throw ValidationError("--max-connections must be between 1 and 10000 (got \(maxConnections))")
+            throw ValidationError(
+                text(format: "--max-connections must be between 1 and 10000 (got %@)", "\(maxConnections)"))
         }
         guard (0.1...3600).contains(readTimeout) else {
-            throw ValidationError("--read-timeout must be between 0.1 and 3600 seconds (got \(readTimeout))")
+            throw ValidationError(
+                text(format: "--read-timeout must be between 0.1 and 3600 seconds (got %@)", "\(readTimeout)"))
         }
         let selfCheckOnly = [("--clients", clients), ("--requests", requests), ("--silent", silent)]
         if !selfCheck, let given = selfCheckOnly.first(where: { $0.1 != nil }) {
-            throw ValidationError("\(given.0) only applies to --self-check")
+            throw ValidationError(text(format: "%@ only applies to --self-check", given.0))
         }
         if let clients, !(1...1000).contains(clients) {
-            throw ValidationError("--clients must be between 1 and 1000 (got \(clients))")
+            throw ValidationError(text(format: "--clients must be between 1 and 1000 (got %@)", "\(clients)"))
         }
         if let requests, !(1...100_000).contains(requests) {
-            throw ValidationError("--requests must be between 1 and 100000 (got \(requests))")
+            throw ValidationError(text(format: "--requests must be between 1 and 100000 (got %@)", "\(requests)"))
         }
         if let silent, !(0...1000).contains(silent) {
-            throw ValidationError("--silent must be between 0 and 1000 (got \(silent))")
+            throw ValidationError(text(format: "--silent must be between 0 and 1000 (got %@)", "\(silent)"))
         }
         if !board, let given = [("--board-db", boardDb), ("--room-code", roomCode)].first(where: { $0.1 != nil }) {
-            throw ValidationError("\(given.0) only applies to --board")
+            throw ValidationError(text(format: "%@ only applies to --board", given.0))
         }
         if let roomCode, RoomCode.normalized(roomCode) == nil {
             throw ValidationError(
-                "--room-code must be 4 to 12 letters and digits, without 0, 1, I, L and O (got '\(roomCode)')")
+                text(
+                    format: "--room-code must be 4 to 12 letters and digits, without 0, 1, I, L and O (got '%@')",
+                    roomCode))
         }
-        if let boardDb, boardDb.isEmpty { throw ValidationError("--board-db needs a file name") }
-        if !docs, docsDir != nil { throw ValidationError("--docs-dir only applies to --docs") }
-        if selfCheck, docs { throw ValidationError("--self-check measures the lesson API: leave out --docs") }
-        if selfCheck, board { throw ValidationError("--self-check measures the lesson API: leave out --board") }
+        if let boardDb, boardDb.isEmpty { throw ValidationError(text("--board-db needs a file name")) }
+        if !docs, docsDir != nil { throw ValidationError(text("--docs-dir only applies to --docs")) }
+        if selfCheck, docs {
+            throw ValidationError(text("--self-check measures the lesson API: leave out --docs"))
+        }
+        if selfCheck, board {
+            throw ValidationError(text("--self-check measures the lesson API: leave out --board"))
+        }
         if selfCheck, fault != nil {
-            throw ValidationError("--self-check measures a healthy server: leave out --fault")
+            throw ValidationError(text("--self-check measures a healthy server: leave out --fault"))
         }
     }
 
@@ -228,39 +294,53 @@ struct FixtureServerCommand: ParsableCommand {
             knobs: knobs, ownRoutes: (roomBoard?.routes ?? []) + (docsSite?.routes ?? []),
             onRequest: { entry in say(String(format: "%9.3f  ", clock.elapsed) + entry.line) },
             onNotice: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
-        guard let address = HostAddress(host) else { throw ValidationError("--host: '\(host)' is not an IPv4 address") }
+        guard let address = HostAddress(host) else {
+            throw ValidationError(text(format: "--host: '%@' is not an IPv4 address", host))
+        }
         do {
             try server.start(host: host, port: UInt16(port))
         } catch let error as FixtureServer.StartError {
             switch error.reason {
             case .portInUse:
                 throw ValidationError(
-                    "--port \(port): the port is already in use on \(host) (another fixture-server still running?). Stop it with Ctrl-C in its terminal, or pick another port: --port \(port == 65_535 ? 8081 : port + 1), or --port 0 for any free one."
-                )
+                    text(
+                        format:
+                            "--port %1$@: the port is already in use on %2$@ (another fixture-server still running?). Stop it with Ctrl-C in its terminal, or pick another port: --port %3$@, or --port 0 for any free one.",
+                        "\(port)", host, "\(port == 65_535 ? 8081 : port + 1)"))
             case .badHost, .addressNotAvailable:
                 throw ValidationError("--host \(host): \(error)")
             case .permissionDenied:
-                throw ValidationError("--port \(port): ports below 1024 need root. Use a port such as 8080.")
+                throw ValidationError(
+                    text(format: "--port %@: ports below 1024 need root. Use a port such as 8080.", "\(port)"))
             case .other:
                 throw ValidationError("--host \(host) --port \(port): \(error)")
             }
         }
         let place = "\(address.isAny ? "0.0.0.0" : address.text):\(server.port)"
         let faultText =
-            knobs.fault.map { ", fault \($0)" + (faultRate < 1 ? " on \(faultRate) of requests" : "") } ?? ""
+            knobs.fault.map {
+                faultRate < 1
+                    ? text(format: ", fault %1$@ on %2$@ of requests", "\($0)", "\(faultRate)")
+                    : text(format: ", fault %@", "\($0)")
+            } ?? ""
         say(
-            "fixture server on http://\(place)  (latency \(latency) s, bandwidth \(bandwidth == 0 ? "unlimited" : "\(bandwidth) B/s"), gzip \(gzip ? "on" : "off")\(faultText); at most \(maxConnections) connections, read timeout \(readTimeout) s)"
-        )
+            text(
+                format:
+                    "fixture server on http://%1$@  (latency %2$@ s, bandwidth %3$@, gzip %4$@%5$@; at most %6$@ connections, read timeout %7$@ s)",
+                place, "\(latency)", bandwidth == 0 ? text("unlimited") : "\(bandwidth) B/s", text(gzip ? "on" : "off"),
+                faultText, "\(maxConnections)", "\(readTimeout)"))
         if !address.isLoopback {
             warn(
-                "warning: listening on \(place): anyone who can reach this machine on the network can use this server; run it on a network you trust and stop it (Ctrl-C) after the session."
-            )
+                text(
+                    format:
+                        "warning: listening on %@: anyone who can reach this machine on the network can use this server; run it on a network you trust and stop it (Ctrl-C) after the session.",
+                    place))
             let addresses = address.isAny ? HostAddress.interfaceAddresses() : [address.text]
             for lanAddress in addresses {
-                say("learners: swift run lesson03 --server http://\(lanAddress):\(server.port)")
+                say(text(format: "learners: %@", "swift run lesson03 --server http://\(lanAddress):\(server.port)"))
             }
         }
-        say("try: curl -s '\(server.baseURL.absoluteString)/timeline?count=2'")
+        say(text(format: "try: %@", "curl -s '\(server.baseURL.absoluteString)/timeline?count=2'"))
         if let roomBoard {
             announce(roomBoard, address: address, port: server.port, baseURL: server.baseURL)
         }
@@ -269,7 +349,7 @@ struct FixtureServerCommand: ParsableCommand {
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
         interrupt.setEventHandler {
-            say("stopping")
+            say(text("stopping"))
             server.stop()
             Foundation.exit(0)
         }
@@ -286,7 +366,8 @@ struct FixtureServerCommand: ParsableCommand {
             return try RoomBoard(
                 databasePath: path, exercises: BoardExercise.load(root: root), code: roomCode, onEvent: log)
         } catch {
-            throw ValidationError("--board-db \(path): the board cannot be kept there: \(error)")
+            throw ValidationError(
+                text(format: "--board-db %1$@: the board cannot be kept there: %2$@", path, "\(error)"))
         }
     }
 
@@ -297,34 +378,40 @@ struct FixtureServerCommand: ParsableCommand {
         let folder = docsDir.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent(".build/docs")
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path) else {
             throw ValidationError(
-                "--docs: \(folder.path) has no tutorials: build them first with `swift run workshop docs`"
-                    + (docsDir == nil ? "" : " --output \(folder.path)"))
+                text(
+                    format: "--docs: %1$@ has no tutorials: build them first with `%2$@`", folder.path,
+                    "swift run workshop docs" + (docsDir == nil ? "" : " --output \(folder.path)")))
         }
         return DocsSite(folder: folder)
     }
 
     /// Where the tutorials are, for this machine and for the room.
     func announceDocs(address: HostAddress, port: UInt16, baseURL: URL) {
-        say("tutorials: \(baseURL.absoluteString)/docs/  (English /docs/en/, Japanese /docs/ja/)")
+        say(text(format: "tutorials: %@/docs/  (English /docs/en/, Japanese /docs/ja/)", baseURL.absoluteString))
         if !address.isLoopback {
             let hosts = address.isAny ? HostAddress.interfaceAddresses() : [address.text]
-            for host in hosts { say("room: http://\(host):\(port)/docs/") }
+            for host in hosts { say(text(format: "room: %@", "http://\(host):\(port)/docs/")) }
         }
     }
 
     /// Where the board is, its code, and the line each learner types.
     func announce(_ roomBoard: RoomBoard, address: HostAddress, port: UInt16, baseURL: URL) {
         let snapshot = roomBoard.snapshot()
-        let kept = snapshot.learners.isEmpty ? "" : " (\(snapshot.learners.count) learners kept from before)"
-        say("board: \(baseURL.absoluteString)/board  (?lang=ja for Japanese)\(kept)")
-        say("room code: \(roomBoard.code)")
+        let kept =
+            snapshot.learners.isEmpty
+            ? "" : text(format: " (%d learners kept from before)", snapshot.learners.count)
+        say(text(format: "board: %1$@/board  (?lang=ja for Japanese)%2$@", baseURL.absoluteString, kept))
+        say(text(format: "room code: %@", roomBoard.code))
         let hosts =
             address.isLoopback ? [address.text] : address.isAny ? HostAddress.interfaceAddresses() : [address.text]
         for host in hosts {
-            say("learners: swift run workshop join http://\(host):\(port) --name YOUR-NAME --code \(roomBoard.code)")
+            say(
+                text(
+                    format: "learners: %@",
+                    "swift run workshop join http://\(host):\(port) --name YOUR-NAME --code \(roomBoard.code)"))
         }
         if address.isLoopback {
-            say("(only this machine can reach it: add --host 0.0.0.0 for the room)")
+            say(text("(only this machine can reach it: add --host 0.0.0.0 for the room)"))
         }
     }
 
@@ -332,11 +419,13 @@ struct FixtureServerCommand: ParsableCommand {
         let plan = LoadCheck.Plan(
             clients: clients ?? 64, requestsPerClient: requests ?? 50, silentClients: silent ?? 10)
         say(
-            "self-check: \(plan.clients) clients x \(plan.requestsPerClient) requests, twice, \(plan.silentClients) silent connections, on a server of its own (latency \(latency) s, at most \(maxConnections) connections) ..."
-        )
+            text(
+                format:
+                    "self-check: %1$d clients x %2$d requests, twice, %3$d silent connections, on a server of its own (latency %4$@ s, at most %5$d connections) ...",
+                plan.clients, plan.requestsPerClient, plan.silentClients, "\(latency)", maxConnections))
         let report: LoadCheck.Report
         do { report = try LoadCheck.run(plan, knobs: knobs) } catch {
-            warn("fixture-server: the self-check could not start its server: \(error)")
+            warn(text(format: "fixture-server: the self-check could not start its server: %@", "\(error)"))
             throw ExitCode.failure
         }
         for line in report.lines.dropFirst() { say(line) }
@@ -357,8 +446,10 @@ private func raiseOpenFileLimit(toAtLeast wanted: Int) {
     _ = setrlimit(resourceNoFile, &limit)
     if limit.rlim_cur < rlim_t(wanted) {
         warn(
-            "note: this shell allows \(limit.rlim_cur) open files (ulimit -n); with --max-connections near that, connections wait in the queue"
-        )
+            text(
+                format:
+                    "note: this shell allows %@ open files (ulimit -n); with --max-connections near that, connections wait in the queue",
+                "\(limit.rlim_cur)"))
     }
 }
 

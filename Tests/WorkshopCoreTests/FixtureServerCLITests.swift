@@ -18,8 +18,19 @@ struct FixtureServerCLITests {
             "fixture-server is not built next to the tests; run `swift build`")
     }
 
-    static func run(_ arguments: [String], timeout: Double = 60) throws -> Subprocess.Outcome {
-        let outcome = try Subprocess.run(try binary(), arguments, timeout: timeout)
+    /// The environment a run gets: the tester's, with the locale taken out (the program speaks
+    /// English) unless `locale` gives it, e.g. `["LANG": "ja_JP.UTF-8"]`.
+    static func environment(locale: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[name] = locale[name] }
+        return environment
+    }
+
+    static func run(_ arguments: [String], timeout: Double = 60, locale: [String: String] = [:]) throws
+        -> Subprocess.Outcome
+    {
+        let outcome = try Subprocess.run(
+            try binary(), arguments, environment: environment(locale: locale), timeout: timeout)
         #expect(!outcome.timedOut, "fixture-server \(arguments) did not finish within \(timeout) s")
         return outcome
     }
@@ -134,10 +145,11 @@ final class RunningProgram: Sendable {
     private let collected = Watched((out: "", err: ""))
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ path: String, _ arguments: [String]) throws {
+    init(_ path: String, _ arguments: [String], locale: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        process.environment = FixtureServerCLITests.environment(locale: locale)
         process.standardInput = FileHandle.nullDevice
         let out = Pipe()
         let err = Pipe()

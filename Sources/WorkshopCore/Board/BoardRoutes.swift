@@ -57,7 +57,10 @@ extension RoomBoard {
         let what = isJoin ? "join" : "report"
         guard request.method == "POST" else { return Self.plain(405, "use POST") }
         if case .refused(let first) = allow(request.client) {
-            if first { onEvent?("board: too many requests from \(request.client): answering 429 for a while") }
+            if first {
+                onEvent?(
+                    localized(format: "board: too many requests from %@: answering 429 for a while", request.client))
+            }
             var response = Self.plain(429, "too many reports from \(request.client): wait a moment")
             response.headers.append(("Retry-After", "1"))
             return response
@@ -77,10 +80,13 @@ extension RoomBoard {
             return refused(status, reason, request)
         case .accepted(let name, let count, let version):
             if isJoin {
-                onEvent?("board: \(name) joined from \(request.client)")
+                onEvent?(localized(format: "board: %1$@ joined from %2$@", name, request.client))
             } else {
-                let latest = batch.reports.last.map { $0.passed ? "\($0.exercise) passed" : "\($0.exercise) failing" }
-                onEvent?("board: \(name): \(latest ?? "")\(count > 1 ? " (+\(count - 1) sent late)" : "")")
+                let latest = batch.reports.last.map {
+                    localized(format: $0.passed ? "%@ passed" : "%@ failing", $0.exercise)
+                }
+                let late = count > 1 ? localized(format: " (+%d sent late)", count - 1) : ""
+                onEvent?(localized(format: "board: %1$@: %2$@%3$@", name, latest ?? "", late))
             }
             let body = "{\"accepted\":\(count),\"version\":\(version)}"
             return Self.file(Array(body.utf8), type: "application/json")
@@ -88,7 +94,11 @@ extension RoomBoard {
     }
 
     private func refused(_ status: Int, _ reason: String, _ request: HTTPRequest) -> HTTPResponse {
-        onEvent?("board: refused \(request.path) from \(request.client): \(status) \(reason)")
+        // The reason goes to the client in English (an API); the log says it in its own language.
+        onEvent?(
+            localized(
+                format: "board: refused %1$@ from %2$@: %3$d %4$@", request.path, request.client, status,
+                localized(reason)))
         return Self.plain(status, reason)
     }
 

@@ -108,18 +108,27 @@ extension LessonProgram {
     static func cancelTakeaway(_ runs: [VariantRun<Details>]) -> String {
         let parts = runs.map { run -> String in
             guard let at = run.seconds(.cancelAtSeconds), let handled = run.seconds(.cancelHandledSeconds) else {
-                return "\(run.name) finished before the cancel"
+                return localized(format: "%@ finished before the cancel", run.name)
             }
-            let when =
-                handled - at < 0.02
-                ? "handled the tap at once"
-                : String(format: "handled the tap %.2f s late (main was busy)", handled - at)
-            let requests = run.count(.requestsAfterCancel).map { counted($0, "request") + ", " } ?? ""
-            return "\(run.name) \(when) and stopped "
-                + String(format: "%.2f s after it", run.seconds(.stoppedAfterCancelSeconds) ?? 0)
-                + " (after the cancel: \(requests)\(counted(run.count(.rowsAfterCancel) ?? 0, "row")))"
+            let after =
+                ([run.count(.requestsAfterCancel).map(countedRequests)] + [
+                    countedRows(run.count(.rowsAfterCancel) ?? 0)
+                ])
+                .compactMap { $0 }.joined(separator: localized(", "))
+            let stopped = String(format: "%.2f", run.seconds(.stoppedAfterCancelSeconds) ?? 0)
+            return handled - at < 0.02
+                ? localized(
+                    format: "%1$@ handled the tap at once and stopped %2$@ s after it (after the cancel: %3$@)",
+                    run.name,
+                    stopped, after)
+                : localized(
+                    format:
+                        "%1$@ handled the tap %2$@ s late (main was busy) and stopped %3$@ s after it (after the cancel: %4$@)",
+                    run.name, String(format: "%.2f", handled - at), stopped, after)
         }
-        return "Cancel: " + listed(parts) + "."
+        // In Japanese each variant's part is a sentence of its own.
+        return localized(
+            format: "Cancel: %@.", Localized.language == .ja ? parts.joined(separator: "。") : listed(parts))
     }
 }
 
@@ -128,8 +137,8 @@ extension LessonProgram {
     func writePictures(report: LessonReport, runs: [VariantRun<Details>], banner: String) throws {
         guard common.svg != nil || common.html != nil else { return }
         let picture = TimelinePicture(
-            title: "Lesson \(Self.number): \(Self.title)",
-            subtitle: report.parameters.map { "\($0.0) \($0.1.tableValue)" }.joined(separator: ", "),
+            title: TimelinePicture.lessonTitle(number: Self.number, title: Self.title),
+            subtitle: report.parameters.map { "\($0.0) \($0.1.tableValue)" }.joined(separator: localized(", ")),
             runs: runs.map(\.pictureRun), caption: report.takeaway)
         for (flag, path, text) in [
             ("--svg", common.svg, picture.svg),

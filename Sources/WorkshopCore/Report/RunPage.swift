@@ -4,25 +4,34 @@
 public enum RunPage {
     public static func html(report: LessonReport, picture: TimelinePicture, banner: String) -> String {
         let header =
-            "<tr><th>metric</th>" + report.variants.map { "<th>\(xmlEscaped($0.name))</th>" }.joined() + "</tr>"
+            "<tr><th>\(xmlEscaped(localized("metric")))</th>"
+            + report.variants.map { "<th>\(xmlEscaped($0.name))</th>" }.joined() + "</tr>"
         let rows = report.metricNames.map { name in
             "<tr><td>\(xmlEscaped(name.rawValue))</td>"
                 + report.variants.map { "<td class=\"n\">\(xmlEscaped($0[name]?.tableValue ?? "-"))</td>" }.joined()
                 + "</tr>"
         }
         let failures = report.variants.compactMap { variant in
-            variant.failure.map { "<p class=\"failed\">\(xmlEscaped(variant.name)) failed: \(xmlEscaped($0))</p>" }
+            variant.failure.map {
+                "<p class=\"failed\">" + xmlEscaped(localized(format: "%1$@ failed: %2$@", variant.name, $0)) + "</p>"
+            }
         }
         let svg = picture.svg.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("<?xml") }.joined(separator: "\n")
+        let title = xmlEscaped(TimelinePicture.lessonTitle(number: report.lesson, title: report.title))
+        // Japanese fonts in line after DejaVu Sans when the page speaks Japanese.
+        let fonts =
+            Localized.language == .ja
+            ? "\"DejaVu Sans\", \"Hiragino Sans\", \"Noto Sans CJK JP\", \"Noto Sans JP\", sans-serif"
+            : "\"DejaVu Sans\", Helvetica, Arial, sans-serif"
         return """
             <!DOCTYPE html>
-            <html lang="en">
+            <html lang="\(Localized.language.rawValue)">
             <head>
             <meta charset="utf-8">
-            <title>Lesson \(xmlEscaped(report.lesson)): \(xmlEscaped(report.title))</title>
+            <title>\(title)</title>
             <style>
-            body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 2em; color: #111827; }
+            body { font-family: \(fonts); margin: 2em; color: #111827; }
             h1 { font-size: 2em; } p { font-size: 1.3em; max-width: 60em; }
             svg { max-width: 100%; height: auto; border: 1px solid #e5e7eb; }
             table { border-collapse: collapse; font-size: 1.2em; margin: 1em 0; }
@@ -32,7 +41,7 @@ public enum RunPage {
             </style>
             </head>
             <body>
-            <h1>Lesson \(xmlEscaped(report.lesson)): \(xmlEscaped(report.title))</h1>
+            <h1>\(title)</h1>
             <p>\(xmlEscaped(banner).replacingOccurrences(of: "\n", with: "<br>"))</p>
             \(svg)
             \(failures.joined(separator: "\n"))

@@ -46,6 +46,9 @@ public struct TimelinePicture: Sendable {
         case database = "database"
         case compute, other
 
+        /// The legend's words for this kind, in the language the program speaks.
+        public var label: String { localized(rawValue) }
+
         /// Colours for a washed-out projector and for colour-blind eyes: from the Okabe-Ito
         /// palette (told apart with the common colour-vision deficiencies), darkened where
         /// needed so that each has at least 3:1 contrast against the white background (WCAG's
@@ -118,7 +121,10 @@ public struct TimelinePicture: Sendable {
         for run in runs {
             body.append(text(run.name, x: 40, y: y + 28, size: 28, weight: "bold"))
             if let failure = run.failure {
-                body.append(text("failed: " + failure, x: Self.trackX, y: y + 26, size: 20, color: "#b91c1c"))
+                body.append(
+                    text(
+                        localized(format: "failed: %@", failure), x: Self.trackX, y: y + 26, size: 20, color: "#b91c1c")
+                )
             }
             y += 44
             let laneNames = Self.laneOrder(run.spans)
@@ -144,23 +150,24 @@ public struct TimelinePicture: Sendable {
                     body.append(
                         rect(
                             x: left, y: y + 4, width: max(2, x(span.end) - left), height: box.height - 8,
-                            fill: kind.color, title: "\(span.name): \(format(span.end - span.start)) s"))
+                            fill: kind.color, title: "\(span.name): \(secondsText(span.end - span.start))"))
                 }
                 y += Self.laneHeight + Self.laneGap
                 if lane == "main" { y = Self.drawFrozen(run, into: &body, x: x, scale: scale, y: y) }
             }
             if laneNames.isEmpty {
-                body.append(text("(nothing recorded)", x: Self.trackX, y: y + 24, size: 20, color: "#6b7280"))
+                body.append(
+                    text(localized("(nothing recorded)"), x: Self.trackX, y: y + 24, size: 20, color: "#6b7280"))
                 y += Self.laneHeight
             }
             // The moments the user cares about: something on screen, and everything on screen.
-            var marks = [("done", run.doneSeconds)]
+            var marks = [(localized("done"), run.doneSeconds)]
             if let first = run.firstContentSeconds {
                 // Close together (no-thread: everything appears at the end), one label says both.
                 if abs(x(first) - x(run.doneSeconds)) < 260 {
-                    marks = [("first content and done", run.doneSeconds)]
+                    marks = [(localized("first content and done"), run.doneSeconds)]
                 } else {
-                    marks.insert(("first content", first), at: 0)
+                    marks.insert((localized("first content"), first), at: 0)
                 }
             }
             for (label, seconds) in marks {
@@ -170,7 +177,7 @@ public struct TimelinePicture: Sendable {
                 let anchor = mark > Self.trackEnd - 200 ? "end" : "start"
                 body.append(
                     text(
-                        "\(label) \(format(seconds)) s", x: mark + (anchor == "end" ? -6 : 6), y: blockTop - 10,
+                        "\(label) \(secondsText(seconds))", x: mark + (anchor == "end" ? -6 : 6), y: blockTop - 10,
                         size: 18,
                         anchor: anchor))
             }
@@ -181,7 +188,7 @@ public struct TimelinePicture: Sendable {
         body.append(line(x1: Self.trackX, y1: y, x2: Self.trackEnd, y2: y, color: "#111827"))
         for tick in Self.ticks(upTo: end) {
             body.append(line(x1: x(tick), y1: y, x2: x(tick), y2: y + 10, color: "#111827"))
-            body.append(text(tick == 0 ? "0" : "\(format(tick)) s", x: x(tick), y: y + 34, size: 20, anchor: "middle"))
+            body.append(text(tick == 0 ? "0" : secondsText(tick), x: x(tick), y: y + 34, size: 20, anchor: "middle"))
         }
         y += 70
 
@@ -189,11 +196,11 @@ public struct TimelinePicture: Sendable {
         var legendX = 40.0
         for kind in Kind.allCases where kindsSeen.contains(kind) {
             body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: kind.color))
-            body.append(text(kind.rawValue, x: legendX + 38, y: y + 22, size: 20))
-            legendX += 60 + Double(kind.rawValue.count) * 11
+            body.append(text(kind.label, x: legendX + 38, y: y + 22, size: 20))
+            legendX += 60 + Double(displayWidth(kind.label)) * 11
         }
         body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: Self.freezeColor, opacity: 0.35))
-        body.append(text("main thread frozen", x: legendX + 38, y: y + 22, size: 20))
+        body.append(text(localized("main thread frozen"), x: legendX + 38, y: y + 22, size: 20))
         y += 60
 
         for captionLine in Self.wrap(caption, width: 110) {
@@ -207,8 +214,8 @@ public struct TimelinePicture: Sendable {
         mainLanes = lanes
         svg = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
-            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" \
+            <svg xmlns="http://www.w3.org/2000/svg"\(Self.languageAttribute) width="\(Int(width))" height="\(Int(height))" \
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="\(Self.fontFamily)" \
             role="img" aria-labelledby="picture-title picture-desc">
             <title id="picture-title">\(xmlEscaped(title))</title>
             <desc id="picture-desc">\(xmlEscaped(Self.description(subtitle: subtitle, runs: runs, caption: caption)))</desc>
@@ -224,9 +231,10 @@ public struct TimelinePicture: Sendable {
     static func description(subtitle: String, runs: [Run], caption: String) -> String {
         let each = runs.map { run -> String in
             let worst = run.stalls.map(\.seconds).max() ?? 0
-            let lanes = laneOrder(run.spans).joined(separator: ", ")
-            return "\(run.name): done after \(format(run.doneSeconds)) s, the main thread's worst freeze "
-                + "\(format(worst)) s; work ran on \(lanes.isEmpty ? "no lane" : lanes)."
+            let lanes = laneOrder(run.spans).joined(separator: localized(", "))
+            return localized(
+                format: "%1$@: done after %2$@ s, the main thread's worst freeze %3$@ s; work ran on %4$@.", run.name,
+                format(run.doneSeconds), format(worst), lanes.isEmpty ? localized("no lane") : lanes)
         }
         return ([subtitle] + each + [caption]).filter { !$0.isEmpty }.joined(separator: " ")
     }
@@ -259,9 +267,11 @@ public struct TimelinePicture: Sendable {
             let labelX = min(left, Self.trackEnd - 420)
             if stall.seconds >= 0.1 || stall == worst, labelX >= labelsEnd {
                 hasLabel = true
-                let label = "frozen \(format(stall.seconds)) s, \(counted(frames, "frame")) dropped"
+                let label = localized(
+                    format: frames == 1 ? "frozen %1$@ s, %2$d frame dropped" : "frozen %1$@ s, %2$d frames dropped",
+                    format(stall.seconds), frames)
                 body.append(text(label, x: labelX, y: y + 28, size: 20, color: "#b91c1c"))
-                labelsEnd = labelX + Double(label.count) * 11 + 12  // about 11 px a character at 20 px
+                labelsEnd = labelX + Double(displayWidth(label)) * 11 + 12  // about 11 px a character at 20 px
             }
         }
         return y + (hasLabel ? 40 : 12)
@@ -285,12 +295,24 @@ public struct TimelinePicture: Sendable {
         return stride(from: 0, through: end + step * 1e-9, by: step).map { $0 }
     }
 
-    /// Words wrapped to lines of at most `width` characters.
+    /// Words wrapped to lines of at most `width` columns (a Japanese character takes two).
+    /// Japanese has no spaces between words: a run of it too long for a line is cut between
+    /// characters, never before 、。) and the like.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
+        var pieces: [Substring] = []
+        let japanese = displayWidth(text) > text.count
         for word in text.split(separator: " ") {
-            if !current.isEmpty, current.count + word.count + 1 > width {
+            // In Japanese a number keeps its unit on its line: "1.06 秒から", "0.080 s、".
+            if japanese, let last = pieces.last, startsWithUnit(word) {
+                pieces[pieces.count - 1] = Substring(last + " " + word)
+                continue
+            }
+            pieces += word.allSatisfy(\.isASCII) ? [word] : cut(word, width: width)
+        }
+        for word in pieces {
+            if !current.isEmpty, displayWidth(current) + displayWidth(word) + 1 > width {
                 lines.append(current)
                 current = ""
             }
@@ -299,6 +321,52 @@ public struct TimelinePicture: Sendable {
         if !current.isEmpty { lines.append(current) }
         return lines
     }
+
+    /// A word longer than a line in pieces that each fit, cut where a line may begin.
+    static func cut(_ word: Substring, width: Int) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = word.startIndex
+        var columns = 0
+        var index = word.startIndex
+        while index < word.endIndex {
+            let character = word[index]
+            let columnsHere = displayWidth(String(character))
+            if columns + columnsHere > width, index > start, !noLineStart.contains(character) {
+                pieces.append(word[start..<index])
+                start = index
+                columns = 0
+            }
+            columns += columnsHere
+            index = word.index(after: index)
+        }
+        if start < word.endIndex { pieces.append(word[start...]) }
+        return pieces
+    }
+
+    /// Whether `word` is a unit that belongs to the number before it ("秒", "s、", "件").
+    static func startsWithUnit(_ word: Substring) -> Bool {
+        let head = String(word.prefix { !",、。)".contains($0) })
+        return ["s", "ms", "B/s", "ms/s"].contains(head)
+            || ["秒", "件", "行", "個", "回", "バイト", "フレーム", "ミリ秒"].contains { word.hasPrefix($0) }
+    }
+
+    /// What a Japanese line does not begin with (行頭禁則).
+    static let noLineStart: Set<Character> = ["、", "。", "，", "．", ")", "」", "』", "）", "ー", "ゃ", "ゅ", "ょ", "っ"]
+
+    /// `xml:lang` on the picture when it speaks Japanese (English pictures stay as they were).
+    static var languageAttribute: String { Localized.language == .ja ? " xml:lang=\"ja\"" : "" }
+
+    /// The fonts, with Japanese ones first in line after DejaVu Sans when the picture speaks Japanese.
+    static var fontFamily: String {
+        Localized.language == .ja
+            ? "DejaVu Sans, Hiragino Sans, Noto Sans CJK JP, Noto Sans JP, sans-serif"
+            : "DejaVu Sans, Helvetica, Arial, sans-serif"
+    }
+
+    /// "Lesson 03: GCD queues: timeline and icons", in the language the program speaks.
+    public static func lessonTitle(number: String, title: String) -> String {
+        localized(format: "Lesson %1$@: %2$@", number, localized(title))
+    }
 }
 
 /// Seconds with as many decimals as their size deserves: 12.3, 4.01, 0.016.
@@ -306,6 +374,22 @@ private func format(_ seconds: Double) -> String {
     if seconds >= 10 { return String(format: "%.1f", seconds) }
     if seconds >= 0.1 { return String(format: "%.2f", seconds) }
     return String(format: "%.3f", seconds)
+}
+
+/// "0.25 s" (in Japanese "0.25 秒"), with `format`'s digits.
+private func secondsText(_ seconds: Double) -> String { localized(format: "%@ s", format(seconds)) }
+
+/// Columns `text` takes in a picture: two for a wide (Japanese, Chinese, Korean) character, one for the rest.
+func displayWidth<S: StringProtocol>(_ text: S) -> Int {
+    text.reduce(0) { total, character in
+        guard let scalar = character.unicodeScalars.first?.value else { return total }
+        let wide =
+            (0x1100...0x115F).contains(scalar) || (0x2E80...0xA4CF).contains(scalar)
+            || (0xAC00...0xD7A3).contains(scalar) || (0xF900...0xFAFF).contains(scalar)
+            || (0xFE30...0xFE4F).contains(scalar) || (0xFF00...0xFF60).contains(scalar)
+            || (0xFFE0...0xFFE6).contains(scalar)
+        return total + (wide ? 2 : 1)
+    }
 }
 
 /// Text safe inside XML (and HTML): & < > " ' escaped.

@@ -70,7 +70,7 @@ public final class Trace: Sendable {
     /// One line per lane: '█' where something ran, '·' where the lane was idle.
     public func timeline(width: Int = 60) -> String {
         let spans = recorded
-        guard let end = spans.map(\.end).max(), end > 0 else { return "(nothing recorded)" }
+        guard let end = spans.map(\.end).max(), end > 0 else { return localized("(nothing recorded)") }
         var lanes: [String] = []
         for span in spans where !lanes.contains(span.lane) { lanes.append(span.lane) }
         let labelWidth = lanes.map(\.count).max() ?? 4

@@ -154,7 +154,8 @@ public final class FixtureServer: @unchecked Sendable {
     public func start(host: String, port requested: UInt16 = 0) throws -> URL {
         guard let address = HostAddress(host) else {
             throw StartError(
-                description: "'\(host)' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0", reason: .badHost)
+                description: localized(format: "'%@' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0", host),
+                reason: .badHost)
         }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket(): \(String(cString: strerror(errno)))") }
@@ -180,23 +181,29 @@ public final class FixtureServer: @unchecked Sendable {
             switch code {
             case EADDRINUSE:
                 throw StartError(
-                    description:
-                        "cannot listen on \(place): port \(requested) is already in use (another fixture-server?). Stop that one, or pick another port (0 picks a free one).",
+                    description: localized(
+                        format:
+                            "cannot listen on %1$@: port %2$@ is already in use (another fixture-server?). Stop that one, or pick another port (0 picks a free one).",
+                        place, "\(requested)"),
                     reason: .portInUse)
             case EADDRNOTAVAIL:
                 throw StartError(
-                    description:
-                        "cannot listen on \(place): \(address) is not an address of this machine. Use 127.0.0.1, 0.0.0.0 (every interface) or one of: \(HostAddress.interfaceAddresses().joined(separator: ", ")).",
+                    description: localized(
+                        format:
+                            "cannot listen on %1$@: %2$@ is not an address of this machine. Use 127.0.0.1, 0.0.0.0 (every interface) or one of: %3$@.",
+                        place, "\(address)", HostAddress.interfaceAddresses().joined(separator: ", ")),
                     reason: .addressNotAvailable)
             case EACCES:
                 throw StartError(
-                    description: "cannot listen on \(place): ports below 1024 need root. Use a port such as 8080.",
+                    description: localized(
+                        format: "cannot listen on %@: ports below 1024 need root. Use a port such as 8080.", place),
                     reason: .permissionDenied)
             default:
                 throw StartError(
-                    description:
-                        "cannot listen on \(place): \(reason). Is another server using that port? Try port 0 for a free one."
-                )
+                    description: localized(
+                        format:
+                            "cannot listen on %1$@: %2$@. Is another server using that port? Try port 0 for a free one.",
+                        place, reason))
             }
         }
         var actual = sockaddr_in()
@@ -295,7 +302,10 @@ public final class FixtureServer: @unchecked Sendable {
                 if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
                     // Out of descriptors or memory: the connection waits in the backlog until some close.
                     if !outOfDescriptors {
-                        notice("accept: \(String(cString: strerror(code))); waiting for connections to close")
+                        notice(
+                            localized(
+                                format: "accept: %@; waiting for connections to close", String(cString: strerror(code)))
+                        )
                     }
                     outOfDescriptors = true
                     guard pause(0.05) else { break }
@@ -331,8 +341,10 @@ public final class FixtureServer: @unchecked Sendable {
             if role == .closeAtOnce {
                 close(client)
                 notice(
-                    "closed a connection from \(address) at once: \(limit) connections open and too many waiting for their 503"
-                )
+                    localized(
+                        format:
+                            "closed a connection from %1$@ at once: %2$d connections open and too many waiting for their 503",
+                        "\(address)", limit))
                 continue
             }
             configure(client)
@@ -392,17 +404,23 @@ public final class FixtureServer: @unchecked Sendable {
             case .timedOut(let startedRequest):
                 if startedRequest {
                     state.withLock { $0.stats.readTimeouts += 1 }
-                    refuse(fd, status: 408, "the request was not complete after \(seconds(timeout))", from: client)
+                    refuse(
+                        fd, status: 408, "the request was not complete after \(seconds(timeout, english: true))",
+                        logged: localized(format: "the request was not complete after %@", seconds(timeout)),
+                        from: client)
                 } else if answered == 0 {
                     state.withLock { $0.stats.readTimeouts += 1 }
-                    notice("closed a silent connection from \(client): no request within \(seconds(timeout))")
+                    notice(
+                        localized(
+                            format: "closed a silent connection from %1$@: no request within %2$@", client,
+                            seconds(timeout)))
                 } else {
                     state.withLock { $0.stats.idleClosed += 1 }
                 }
                 return
-            case .refused(let status, let reason):
+            case .refused(let status, let reason, let logged):
                 state.withLock { $0.stats.badRequests += 1 }
-                refuse(fd, status: status, reason, from: client)
+                refuse(fd, status: status, reason, logged: logged, from: client)
                 return
             }
         }
@@ -414,15 +432,16 @@ public final class FixtureServer: @unchecked Sendable {
         response.headers.append(("Retry-After", "1"))
         let (written, _) = send(fd, response, keepAlive: false)
         state.withLock { $0.stats.wireBytes += written }
-        notice("503 to \(client): \(limit) connections open (the limit), connection closed")
+        notice(localized(format: "503 to %1$@: %2$d connections open (the limit), connection closed", client, limit))
         closeGently(fd)
     }
 
-    /// Answers a request the server will not take, then closes the connection.
-    private func refuse(_ fd: Int32, status: Int, _ reason: String, from client: String) {
+    /// Answers a request the server will not take (`reason`, in English: the response is an
+    /// API), then closes the connection; the log says `logged`.
+    private func refuse(_ fd: Int32, status: Int, _ reason: String, logged: String, from client: String) {
         let (written, _) = send(fd, .text(status, reason), keepAlive: false)
         state.withLock { $0.stats.wireBytes += written }
-        notice("\(status) to \(client): \(reason); connection closed")
+        notice(localized(format: "%1$d to %2$@: %3$@; connection closed", status, client, logged))
         closeGently(fd)
     }
 
@@ -694,9 +713,10 @@ public final class FixtureServer: @unchecked Sendable {
     }
 }
 
-/// "10 s", "0.5 s".
-private func seconds(_ value: Double) -> String {
-    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+/// "10 s", "0.5 s" (in Japanese "10 秒", unless `english`: what a response says stays English).
+private func seconds(_ value: Double, english: Bool = false) -> String {
+    let number = value == value.rounded() ? "\(Int(value))" : "\(value)"
+    return english ? "\(number) s" : localized(format: "%@ s", number)
 }
 
 /// `send(2)` that never raises SIGPIPE: a closed peer gives -1 (EPIPE) instead.

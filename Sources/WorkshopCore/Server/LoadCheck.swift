@@ -63,10 +63,10 @@ public enum LoadCheck {
             return latencies[min(max(rank, 1), latencies.count) - 1]
         }
 
-        public var name: String { keepAlive ? "keep-alive" : "new connection per request" }
+        public var name: String { localized(keepAlive ? "keep-alive" : "new connection per request") }
 
         public var line: String {
-            String(
+            localized(
                 format: "%@: %d requests, %d errors, %d connections, %.2f s: %.0f requests/s, p50 %.1f ms, p99 %.1f ms",
                 name, sent, errors, connections, seconds, requestsPerSecond, percentile(0.5) * 1000,
                 percentile(0.99) * 1000)
@@ -87,16 +87,23 @@ public enum LoadCheck {
 
         public var lines: [String] {
             var lines = [
-                "self-check: \(plan.clients) clients x \(plan.requestsPerClient) requests (a timeline, then icons, like lesson 03), twice; \(plan.silentClients) silent connections held open"
+                localized(
+                    format:
+                        "self-check: %1$d clients x %2$d requests (a timeline, then icons, like lesson 03), twice; %3$d silent connections held open",
+                    plan.clients, plan.requestsPerClient, plan.silentClients)
             ]
             lines += phases.map { "  " + $0.line }
             lines.append(
-                "  the server counted: \(server.requests) requests, \(server.responses) responses, \(server.connections) connections, \(server.rejected) rejected (503), \(server.badRequests) bad requests, \(server.readTimeouts) read timeouts, \(server.writeFailures) write failures; \(silentStillOpen) of \(plan.silentClients) silent connections still open"
-            )
+                "  "
+                    + localized(
+                        format:
+                            "the server counted: %1$d requests, %2$d responses, %3$d connections, %4$d rejected (503), %5$d bad requests, %6$d read timeouts, %7$d write failures; %8$d of %9$d silent connections still open",
+                        server.requests, server.responses, server.connections, server.rejected, server.badRequests,
+                        server.readTimeouts, server.writeFailures, silentStillOpen, plan.silentClients))
             if problems.isEmpty {
-                lines.append("ok: zero errors, zero lost requests")
+                lines.append(localized("ok: zero errors, zero lost requests"))
             } else {
-                lines += problems.map { "PROBLEM: " + $0 }
+                lines += problems.map { localized("PROBLEM: ") + $0 }
             }
             return lines
         }
@@ -122,11 +129,12 @@ public enum LoadCheck {
             do {
                 silent.append(try RawHTTP.connect(host: host, port: server.port, timeout: plan.requestTimeout))
             } catch {
-                report.problems.append("a silent client could not connect: \(error)")
+                report.problems.append(localized(format: "a silent client could not connect: %@", "\(error)"))
             }
         }
         if !server.waitForStats(timeout: plan.requestTimeout, until: { $0.openConnections >= silent.count }) {
-            report.problems.append("the server did not accept the \(silent.count) silent connections")
+            report.problems.append(
+                localized(format: "the server did not accept the %d silent connections", silent.count))
         }
 
         for keepAlive in [true, false] {
@@ -142,27 +150,38 @@ public enum LoadCheck {
 
         for phase in report.phases where phase.errors > 0 {
             report.problems.append(
-                "\(phase.errors) client errors (\(phase.name)): " + phase.errorSamples.joined(separator: "; "))
+                localized(format: "%1$d client errors (%2$@): ", phase.errors, phase.name)
+                    + phase.errorSamples.joined(separator: "; "))
         }
         let stats = report.server
         if stats.requests != sent {
-            report.problems.append("the clients sent \(sent) requests, the server counted \(stats.requests)")
+            report.problems.append(
+                localized(format: "the clients sent %1$d requests, the server counted %2$d", sent, stats.requests))
         }
         if stats.responses != ok {
-            report.problems.append("the clients got \(ok) answers, the server counted \(stats.responses) responses")
+            report.problems.append(
+                localized(
+                    format: "the clients got %1$d answers, the server counted %2$d responses", ok, stats.responses))
         }
         if stats.rejected > 0 {
-            report.problems.append("\(stats.rejected) connections were rejected with 503 (--max-connections)")
+            report.problems.append(
+                localized(format: "%d connections were rejected with 503 (--max-connections)", stats.rejected))
         }
-        if stats.badRequests > 0 { report.problems.append("\(stats.badRequests) requests were refused as bad") }
-        if stats.readTimeouts > 0 { report.problems.append("\(stats.readTimeouts) connections hit the read timeout") }
+        if stats.badRequests > 0 {
+            report.problems.append(localized(format: "%d requests were refused as bad", stats.badRequests))
+        }
+        if stats.readTimeouts > 0 {
+            report.problems.append(localized(format: "%d connections hit the read timeout", stats.readTimeouts))
+        }
         if stats.writeFailures > 0 {
-            report.problems.append("\(stats.writeFailures) responses could not be written in full")
+            report.problems.append(localized(format: "%d responses could not be written in full", stats.writeFailures))
         }
         if report.silentStillOpen != silent.count {
             report.problems.append(
-                "the server closed \(silent.count - report.silentStillOpen) of \(silent.count) silent connections during the run (is the read timeout, \(knobs.readTimeoutSeconds) s, shorter than the run?)"
-            )
+                localized(
+                    format:
+                        "the server closed %1$d of %2$d silent connections during the run (is the read timeout, %3$@ s, shorter than the run?)",
+                    silent.count - report.silentStillOpen, silent.count, "\(knobs.readTimeoutSeconds)"))
         }
         return report
     }

@@ -16,8 +16,16 @@ struct RequestReader {
         case closed
         /// The deadline passed; `startedRequest` tells whether any byte of a request had arrived.
         case timedOut(startedRequest: Bool)
-        /// Not a request this server takes: answer `status` with `reason`, then close.
-        case refused(status: Int, reason: String)
+        /// Not a request this server takes: answer `status` with `reason` (English: the response
+        /// is an API), then close; `logged` is the reason in the language the log speaks.
+        case refused(status: Int, reason: String, logged: String)
+
+        /// A refusal whose reason is `english` filled in, and its translation for the log.
+        static func refusal(_ status: Int, _ english: String, _ arguments: any CVarArg...) -> Outcome {
+            .refused(
+                status: status, reason: String(format: english, locale: nil, arguments: arguments),
+                logged: String(format: localized(english), locale: nil, arguments: arguments))
+        }
     }
 
     let fd: Int32
@@ -61,7 +69,7 @@ struct RequestReader {
                 break
             }
             if buffer.count > maxHeadBytes + 3 {
-                return .refused(status: 431, reason: "the request line and headers are over \(maxHeadBytes) bytes")
+                return .refusal(431, "the request line and headers are over %d bytes", maxHeadBytes)
             }
             searchFrom = max(0, buffer.count - 2)
             switch fill(deadline: deadline) {
@@ -72,26 +80,24 @@ struct RequestReader {
         }
         guard let end = headEnd else { return .closed }
         if end > maxHeadBytes {
-            return .refused(status: 431, reason: "the request line and headers are over \(maxHeadBytes) bytes")
+            return .refusal(431, "the request line and headers are over %d bytes", maxHeadBytes)
         }
         guard let head = String(bytes: buffer[..<end], encoding: .utf8), var request = HTTPRequest.parseHead(head)
         else {
-            return .refused(
-                status: 400, reason: "not an HTTP/1.x request (a request line 'GET /path HTTP/1.1', then headers)")
+            return .refusal(400, "not an HTTP/1.x request (a request line 'GET /path HTTP/1.1', then headers)")
         }
         if request.header("transfer-encoding") != nil {
-            return .refused(
-                status: 501, reason: "request bodies in Transfer-Encoding are not supported; send Content-Length")
+            return .refusal(501, "request bodies in Transfer-Encoding are not supported; send Content-Length")
         }
         var expected = 0
         if let length = request.header("content-length") {
             guard !length.isEmpty, length.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(length) else {
-                return .refused(status: 400, reason: "Content-Length is not a number: '\(length.prefix(40))'")
+                return .refusal(400, "Content-Length is not a number: '%@'", String(length.prefix(40)))
             }
             expected = value
         }
         if expected > maxBodyBytes {
-            return .refused(status: 413, reason: "the request body is over \(maxBodyBytes) bytes")
+            return .refusal(413, "the request body is over %d bytes", maxBodyBytes)
         }
         buffer.removeFirst(bodyStart)
         while buffer.count < expected {

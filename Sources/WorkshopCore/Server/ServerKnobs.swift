@@ -185,11 +185,12 @@ public struct RequestLogEntry: Sendable {
     /// The client's IPv4 address, e.g. "127.0.0.1" or "192.168.1.23".
     public var client: String = "127.0.0.1"
 
+    /// "GET /timeline -> 200, 283 bytes on the wire, gzip, 0.012 s", in the language the program speaks.
     public var line: String {
-        var text = "\(method) \(path) -> \(status), \(wireBytes) bytes on the wire"
+        var text = localized(format: "%1$@ %2$@ -> %3$d, %4$d bytes on the wire", method, path, status, wireBytes)
         if gzip { text += ", gzip" }
-        if let fault { text += ", fault \(fault)" }
-        if !client.hasPrefix("127.") { text += ", from \(client)" }
-        return text + String(format: ", %.3f s", seconds)
+        if let fault { text += localized(format: ", fault %@", "\(fault)") }
+        if !client.hasPrefix("127.") { text += localized(format: ", from %@", client) }
+        return text + localized(format: ", %.3f s", seconds)
     }
 }
