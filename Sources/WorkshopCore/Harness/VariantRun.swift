@@ -202,16 +202,18 @@ struct CancelOutcome {
     /// "cancelled at 0.30 s, handled at once, stopped 0.01 s later; after the cancel: 0 requests, 0 rows"
     var summary: String {
         guard let handledAt else {
-            return "finished before the cancel at \(cancelAt.formattedSeconds) s: nothing to cancel"
+            return localized(format: "finished before the cancel at %@ s: nothing to cancel", cancelAt.formattedSeconds)
         }
         let handled =
             handledAt - cancelAt < 0.02
-            ? "handled at once"
-            : String(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
-        let stopped = String(format: "work stopped %.2f s after the tap", max(0, stoppedAt - cancelAt))
-        let requestsText = requests.map { counted($0, "request") } ?? "requests not counted (not our server)"
-        return "cancelled at \(cancelAt.formattedSeconds) s, \(handled), \(stopped); "
-            + "after the cancel: \(requestsText), \(counted(rows, "row"))"
+            ? localized("handled at once")
+            : localized(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
+        let stopped = localized(format: "work stopped %.2f s after the tap", max(0, stoppedAt - cancelAt))
+        let requestsText =
+            requests.map { countedRequests($0) } ?? localized("requests not counted (not our server)")
+        return localized(
+            format: "cancelled at %1$@ s, %2$@, %3$@; after the cancel: %4$@, %5$@", cancelAt.formattedSeconds, handled,
+            stopped, requestsText, countedRows(rows))
     }
 
     /// The run's failure when something happened after the cancel that a cancel promises not
@@ -219,10 +221,23 @@ struct CancelOutcome {
     /// already have been on their way when the tap came).
     var lateWork: String? {
         var late: [String] = []
-        if let requests, requests > requestsAtOnce { late.append("\(counted(requests, "request")) reached the server") }
-        if rows > 0 { late.append("\(counted(rows, "row")) changed on the Screen") }
-        return late.isEmpty ? nil : "after the cancel at \(cancelAt.formattedSeconds) s, " + listed(late)
+        if let requests, requests > requestsAtOnce {
+            late.append(localized(format: "%@ reached the server", countedRequests(requests)))
+        }
+        if rows > 0 { late.append(localized(format: "%@ changed on the Screen", countedRows(rows))) }
+        return late.isEmpty
+            ? nil : localized(format: "after the cancel at %1$@ s, %2$@", cancelAt.formattedSeconds, listed(late))
     }
+}
+
+/// "1 request", "3 requests" (in Japanese "リクエスト 3 件").
+func countedRequests(_ count: Int) -> String {
+    localized(format: count == 1 ? "%d request" : "%d requests", count)
+}
+
+/// "1 row", "3 rows" (in Japanese "3 行").
+func countedRows(_ count: Int) -> String {
+    localized(format: count == 1 ? "%d row" : "%d rows", count)
 }
 
 extension VariantRun {
