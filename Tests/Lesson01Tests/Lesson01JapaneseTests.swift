@@ -78,7 +78,9 @@ final class Lesson01JapaneseTests: XCTestCase {
 
     func testHelpIsJapanese() throws {
         for (arguments, locale) in ways {
-            let help = try lesson01(["--help"] + arguments, locale: locale).stdout
+            // ArgumentParser wraps long lines at spaces: compare with every run of white space as one space.
+            let help = try lesson01(["--help"] + arguments, locale: locale).stdout.split(whereSeparator: \.isWhitespace)
+                .joined(separator: " ")
             for japanese in [
                 "オペレーションキュー: ログインしてユーザーを取得し", "元になった記事: 「NSOperation を使って外部 API から非同期に結果を取得してみる」",
                 "ログインのあとに取得するアイテムの数です", "実行するバリアント: no-thread", "フィクスチャサーバーが各レスポンスを返す前に待つ秒数です",
