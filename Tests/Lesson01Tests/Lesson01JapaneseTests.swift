@@ -61,6 +61,19 @@ final class Lesson01JapaneseTests: XCTestCase {
         }
     }
 
+    /// One variant at a time: the takeaway has its own sentences then.
+    func testOneVariantSpeaksJapanese() throws {
+        var outputs = ""
+        for variant in ["threaded", "async", "no-thread"] {
+            let output = try lesson01(short + [] + ["--variant", variant, "--lang", "ja"]).stdout
+            XCTAssertEqual(englishSentences(output), [], variant)
+            outputs += output
+        }
+        for japanese in ["比べるには、既定のとおり 3 つのバリアントをすべて実行してください", "async: 同時に最大 2 リクエスト"] {
+            XCTAssertTrue(outputs.contains(japanese), "no \"\(japanese)\" in\n\(outputs)")
+        }
+    }
+
     func testBadFlagsAreExplainedInJapanese() throws {
         for (flags, japanese) in [
             (["--items", "0"], "--items は 1 から 100 の間で指定してください(指定値: 0)"),

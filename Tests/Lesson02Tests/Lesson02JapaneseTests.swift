@@ -47,6 +47,19 @@ final class Lesson02JapaneseTests: XCTestCase {
         }
     }
 
+    /// One variant at a time: the takeaway has its own sentences then.
+    func testOneVariantSpeaksJapanese() throws {
+        var outputs = ""
+        for variant in ["threaded", "async", "no-thread"] {
+            let output = try lesson02(short + ["--no-compare"] + ["--variant", variant, "--lang", "ja"]).stdout
+            XCTAssertEqual(EnglishSentences.lines(in: output), [], variant)
+            outputs += output
+        }
+        for japanese in ["比べるには、既定のとおり 3 つのバリアントをすべて実行してください", "async(自前のスレッドなし): 最初のアイテムは"] {
+            XCTAssertTrue(outputs.contains(japanese), "no \"\(japanese)\" in\n\(outputs)")
+        }
+    }
+
     func testBadFlagsAreExplainedInJapanese() throws {
         for (flags, japanese) in [
             (["--items", "0"], "--items は 1 から 5000 の間で指定してください(指定値: 0)"),

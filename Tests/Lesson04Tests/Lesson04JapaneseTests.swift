@@ -48,6 +48,19 @@ final class Lesson04JapaneseTests: XCTestCase {
         }
     }
 
+    /// One variant at a time: the takeaway has its own sentences then.
+    func testOneVariantSpeaksJapanese() throws {
+        var outputs = ""
+        for variant in ["threaded", "async"] {
+            let output = try lesson04(short + [] + ["--variant", variant, "--lang", "ja"]).stdout
+            XCTAssertEqual(EnglishSentences.lines(in: output), [], variant)
+            outputs += output
+        }
+        for japanese in ["3 つの API のパースがすべて終わったのは、圧縮なしの", "自前のスレッドはありません"] {
+            XCTAssertTrue(outputs.contains(japanese), "no \"\(japanese)\" in\n\(outputs)")
+        }
+    }
+
     func testBadFlagsAreExplainedInJapanese() throws {
         for (flags, japanese) in [
             (["--latency", "-1"], "--latency は 0 から 60 秒の間で指定してください"),
