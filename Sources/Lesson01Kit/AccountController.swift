@@ -29,7 +29,9 @@ public final class AccountController: LessonController {
     override public var isFinished: Bool {
         wasCancelledByUser || settled.count == labels.count && (onCancelTap == nil || cancelTapHandledAt != nil)
     }
-    override public var progress: String { "\(settled.count) of \(counted(labels.count, "step")) in" }
+    override public var progress: String {
+        localized(labels.count == 1 ? "%d of %d step in" : "%d of %d steps in", settled.count, labels.count)
+    }
     /// A run that never logged in has no figures worth a table.
     override public var gotStarted: Bool { delivered.contains("login") }
 

@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson01Kit's table (`Sources/Lesson01Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// What a lesson 01 run leaves behind besides its metrics.
 public struct AccountDetails: Sendable {
     /// The rows as they stood at the end, in screen order.
@@ -86,34 +91,37 @@ public enum AccountRun {
         var lines: [String] = []
         if let plain = run(.noThread), let queued = run(.threaded) {
             lines.append(
-                String(
-                    format: """
-                        The queue ran up to %d requests at once and finished in %.2f s instead of %.2f s; the main \
-                        thread's worst freeze went from %.2f s to %.3f s, and the cancel tap was handled after %.2f s \
-                        instead of %.2f s.
-                        """, queued.details.maxConcurrent, queued.seconds(total) ?? 0, plain.seconds(total) ?? 0,
+                localized(
+                    "The queue ran up to %d requests at once and finished in %.2f s instead of %.2f s; the main thread's worst freeze went from %.2f s to %.3f s, and the cancel tap was handled after %.2f s instead of %.2f s.",
+                    queued.details.maxConcurrent, queued.seconds(total) ?? 0, plain.seconds(total) ?? 0,
                     plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, queued.seconds(tap) ?? 0,
                     plain.seconds(tap) ?? 0))
         }
         if let tasks = run(.async) {
-            var line = String(
-                format:
-                    "async: up to %d requests at once, worst freeze %.3f s, total %.2f s, cancel tap handled after %.2f s",
+            let (width, freeze, taken, handled) = (
                 tasks.details.maxConcurrent, tasks.screen.maxStallSeconds, tasks.seconds(total) ?? 0,
-                tasks.seconds(tap) ?? 0)
+                tasks.seconds(tap) ?? 0
+            )
             if let queued = run(.threaded) {
-                line += " - " + VariantComparison.verdict(tasks, against: queued, otherName: "the queue")
-                line += ", without an Operation or a thread of our own."
+                lines.append(
+                    localized(
+                        "async: up to %1$d requests at once, worst freeze %2$.3f s, total %3$.2f s, cancel tap handled after %4$.2f s - %5$@, without an Operation or a thread of our own.",
+                        width, freeze, taken, handled,
+                        VariantComparison.verdict(tasks, against: queued, otherName: localized("the queue"))))
             } else if let plain = run(.noThread) {
-                line += String(
-                    format: " - the blocking calls froze the main thread for %.2f s and took %.2f s.",
-                    plain.screen.maxStallSeconds, plain.seconds(total) ?? 0)
+                lines.append(
+                    localized(
+                        "async: up to %d requests at once, worst freeze %.3f s, total %.2f s, cancel tap handled after %.2f s - the blocking calls froze the main thread for %.2f s and took %.2f s.",
+                        width, freeze, taken, handled, plain.screen.maxStallSeconds, plain.seconds(total) ?? 0))
             } else {
-                line += "."
+                lines.append(
+                    localized(
+                        "async: up to %d requests at once, worst freeze %.3f s, total %.2f s, cancel tap handled after %.2f s.",
+                        width, freeze, taken, handled))
             }
-            lines.append(line)
         }
-        return lines.isEmpty ? "Run all three variants (the default) to compare them." : lines.joined(separator: " ")
+        return lines.isEmpty
+            ? localized("Run all three variants (the default) to compare them.") : lines.joined(separator: " ")
     }
 
     /// "item 3" -> "i3", for a completion order that fits on one line.

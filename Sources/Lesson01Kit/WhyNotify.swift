@@ -35,13 +35,19 @@ public enum WhyNotify {
     /// What `lesson01 --show-hang` prints: the demonstration, in words.
     public static func report(seconds: Double = 1) -> String {
         let outcome = demonstrate(seconds: seconds)
-        return """
-            An asynchronous operation that sets its state but never calls willChangeValue/didChangeValue(forKey: "isFinished"):
-              \(seconds.formattedSeconds) s after it finished: isFinished = \(outcome.finishedFlag), completionBlock ran = \(outcome.completionBlockRan), \
-            dependant ran = \(outcome.dependantRan), operations still in the queue = \(outcome.operationsStillInQueue)
-              The operation is done, but the queue was never told: its slot stays taken and its dependant never runs.
-              FetchOperation.move(to:) announces every change; that is the whole difference.
-            """
+        return [
+            localized(
+                "An asynchronous operation that sets its state but never calls willChangeValue/didChangeValue(forKey: \"isFinished\"):"
+            ),
+            localized(
+                "  %1$@ s after it finished: isFinished = %2$@, completionBlock ran = %3$@, dependant ran = %4$@, operations still in the queue = %5$d",
+                seconds.formattedSeconds, "\(outcome.finishedFlag)", "\(outcome.completionBlockRan)",
+                "\(outcome.dependantRan)", outcome.operationsStillInQueue),
+            localized(
+                "  The operation is done, but the queue was never told: its slot stays taken and its dependant never runs."
+            ),
+            localized("  FetchOperation.move(to:) announces every change; that is the whole difference."),
+        ].joined(separator: "\n")
     }
 
     /// Queues a SilentOperation and a dependant, waits until it has finished and then

@@ -15,7 +15,9 @@ public final class FeedController: LessonController {
 
     /// Done when the parse has ended and every item is on the table, or on the first failure.
     override public var isFinished: Bool { super.isFinished || (parseEnded && pending.isEmpty) }
-    override public var progress: String { counted(items.count, "item") + " shown" }
+    override public var progress: String {
+        localized(items.count == 1 ? "%d item shown" : "%d items shown", items.count)
+    }
 
     /// Takes an item; it goes on the table at the end of this turn of the main queue, together
     /// with any others that arrive in the same turn (one reload, as a table view would batch).

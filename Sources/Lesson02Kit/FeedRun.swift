@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson02Kit's table (`Sources/Lesson02Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// What a lesson 02 run leaves behind besides its metrics.
 public struct FeedDetails: Sendable {
     /// The items on the model at the end, in order.
@@ -40,13 +45,16 @@ public enum FeedRun {
         public var explanation: String {
             switch self {
             case .noThread:
-                "no-thread: download the whole feed on the main thread, then parse it there"
+                localized("no-thread: download the whole feed on the main thread, then parse it there")
             case .async:
-                "async: no thread of our own; URLSession's delegate feeds an AsyncStream awaited on the main actor, "
-                    + "an actor parses each chunk"
+                localized(
+                    "async: no thread of our own; URLSession's delegate feeds an AsyncStream awaited on the main actor, an actor parses each chunk"
+                )
             case .threaded(let style, let parsing):
-                "\(name): network thread, \(style.explanation); parse "
-                    + (parsing == .streaming ? "each chunk as it arrives" : "after the download")
+                localized(
+                    parsing == .streaming
+                        ? "%1$@: network thread, %2$@; parse each chunk as it arrives"
+                        : "%1$@: network thread, %2$@; parse after the download", name, style.explanation)
             }
         }
     }
@@ -93,7 +101,7 @@ public enum FeedRun {
         }
         // Stop the network thread as soon as the run is over (a spinning loop spins until then;
         // a failed run's fetch and parser are cancelled on the thread as it exits).
-        if let thread, !thread.stop(), run.failure == nil { run.failure = "the network thread did not stop" }
+        if let thread, !thread.stop(), run.failure == nil { run.failure = localized("the network thread did not stop") }
         run.details.probe = download?.probe.current ?? tasks?.probe
         run.details.threadStats = thread?.stats ?? tasks?.stats
         downloadEndedAt = downloadEndedAt ?? run.details.probe?.downloadEndedAt
@@ -133,47 +141,47 @@ public enum FeedRun {
         var lines: [String] = []
         if let plain = run("no-thread"), let threaded = run("threaded") {
             lines.append(
-                String(
-                    format: """
-                        The first item was on screen after %.2f s on the run-loop thread instead of %.2f s, and the \
-                        worst freeze went from %.2f s to %.3f s.
-                        """, firstItem(threaded), firstItem(plain), plain.screen.maxStallSeconds,
+                localized(
+                    "The first item was on screen after %.2f s on the run-loop thread instead of %.2f s, and the worst freeze went from %.2f s to %.3f s.",
+                    firstItem(threaded), firstItem(plain), plain.screen.maxStallSeconds,
                     threaded.screen.maxStallSeconds))
         }
         if let threaded = run("threaded"), let after = run("threaded-after-download") {
             lines.append(
-                String(
-                    format: "Parsing after the download put the first item at %.2f s instead of %.2f s.",
-                    firstItem(after), firstItem(threaded)))
+                localized(
+                    "Parsing after the download put the first item at %.2f s instead of %.2f s.", firstItem(after),
+                    firstItem(threaded)))
         }
         if let sleeping = run("threaded")?.details.threadStats,
             let spinning = run("spin-no-source")?.details.threadStats,
             spinning.cpuSeconds > 0
         {
             lines.append(
-                String(
-                    format: """
-                        The loop with no source spun %d times and burned %.2f s of CPU; the keep-alive loop used %.4f s \
-                        (%.1f%%) for the same fetch.
-                        """, spinning.loopIterations, spinning.cpuSeconds, sleeping.cpuSeconds,
+                localized(
+                    "The loop with no source spun %d times and burned %.2f s of CPU; the keep-alive loop used %.4f s (%.1f%%) for the same fetch.",
+                    spinning.loopIterations, spinning.cpuSeconds, sleeping.cpuSeconds,
                     100 * sleeping.cpuSeconds / spinning.cpuSeconds))
         }
         if let tasks = run("async"), let handling = tasks.details.threadStats {
-            var line = String(
-                format: """
-                    async, with no thread of our own: first item after %.2f s, worst freeze %.3f s, and taking in the \
-                    %d chunks cost %.4f s of CPU
-                    """, firstItem(tasks), tasks.screen.maxStallSeconds, tasks.details.probe?.chunks ?? 0,
-                handling.cpuSeconds)
+            let (first, freeze, chunks) = (
+                firstItem(tasks), tasks.screen.maxStallSeconds, tasks.details.probe?.chunks ?? 0
+            )
             if let threaded = run("threaded"), let sleeping = threaded.details.threadStats {
-                line += String(format: " (the sleeping run-loop thread: %.4f s); ", sleeping.cpuSeconds)
-                line += VariantComparison.verdict(tasks, against: threaded, otherName: "the run-loop thread") + "."
+                lines.append(
+                    localized(
+                        "async, with no thread of our own: first item after %1$.2f s, worst freeze %2$.3f s, and taking in the %3$d chunks cost %4$.4f s of CPU (the sleeping run-loop thread: %5$.4f s); %6$@.",
+                        first, freeze, chunks, handling.cpuSeconds, sleeping.cpuSeconds,
+                        VariantComparison.verdict(tasks, against: threaded, otherName: localized("the run-loop thread"))
+                    ))
             } else {
-                line += "."
+                lines.append(
+                    localized(
+                        "async, with no thread of our own: first item after %.2f s, worst freeze %.3f s, and taking in the %d chunks cost %.4f s of CPU.",
+                        first, freeze, chunks, handling.cpuSeconds))
             }
-            lines.append(line)
         }
-        return lines.isEmpty ? "Run all three variants (the default) to compare them." : lines.joined(separator: " ")
+        return lines.isEmpty
+            ? localized("Run all three variants (the default) to compare them.") : lines.joined(separator: " ")
     }
 
     /// The feed's own download time at the link's bandwidth, plus twice the request timeout:

@@ -19,9 +19,11 @@ public enum LoopStyle: String, CaseIterable, Sendable {
 
     public var explanation: String {
         switch self {
-        case .noSource: "no source attached: run(mode:before:) returns at once, the loop spins"
-        case .pastDeadline: "deadline already past: every run(mode:before:) times out at once, the loop spins"
-        case .keepAlive: "a far-future timer keeps the loop alive, deadline .distantFuture: it sleeps between callbacks"
+        case .noSource: localized("no source attached: run(mode:before:) returns at once, the loop spins")
+        case .pastDeadline:
+            localized("deadline already past: every run(mode:before:) times out at once, the loop spins")
+        case .keepAlive:
+            localized("a far-future timer keeps the loop alive, deadline .distantFuture: it sleeps between callbacks")
         }
     }
 }

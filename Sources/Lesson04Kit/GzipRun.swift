@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson04Kit's table (`Sources/Lesson04Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// Runs one variant of lesson 04 (the three APIs without gzip, then with gzip) and adds the
 /// lesson's own metrics to the four every lesson reports.
 public enum GzipRun {
@@ -132,8 +137,9 @@ public struct GzipDetails: Sendable {
             let table = TextTable(
                 header: ["API", "start", "response", "data", "parsed", "wire B", "body B", "ratio"], rows: rows)
             blocks.append(
-                (encoding == .gzip
-                    ? "with gzip (Accept-Encoding: gzip)" : "without compression (Accept-Encoding: identity)")
+                localized(
+                    encoding == .gzip
+                        ? "with gzip (Accept-Encoding: gzip)" : "without compression (Accept-Encoding: identity)")
                     + "\n" + table.text.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         }
         return blocks.joined(separator: "\n")
@@ -159,28 +165,30 @@ extension GzipRun {
     /// removed, and the async variant against the queues.
     public static func takeaway(_ runs: [VariantRun<GzipDetails>]) -> String {
         guard let first = runs.first?.details else { return "" }
-        var text = String(
-            format: """
-                gzip sent %d bytes instead of %d (%.2fx) for the same %d decoded bytes, and all three \
-                APIs were parsed after %.2f s instead of %.2f s (%@).
-                """, first.wireBytes(.gzip), first.wireBytes(.identity), first.gzipRatio, first.decodedBytes,
+        var text = localized(
+            "gzip sent %d bytes instead of %d (%.2fx) for the same %d decoded bytes, and all three APIs were parsed after %.2f s instead of %.2f s (%@).",
+            first.wireBytes(.gzip), first.wireBytes(.identity), first.gzipRatio, first.decodedBytes,
             first.roundSeconds(.gzip), first.roundSeconds(.identity), runs[0].name)
         let (plain, queued, tasks) = (runs.run(.noThread), runs.run(.threaded), runs.run(.async))
         if let plain, let queued {
-            text += String(
-                format:
-                    " Threads did not shrink a byte; they kept the main thread free (worst freeze %.2f s vs %.3f s).",
+            text += localized(
+                " Threads did not shrink a byte; they kept the main thread free (worst freeze %.2f s vs %.3f s).",
                 plain.screen.maxStallSeconds, queued.screen.maxStallSeconds)
         }
         if let tasks {
-            let total = tasks.seconds(.totalSeconds) ?? 0
-            text += String(format: " async: worst freeze %.3f s, total %.2f s", tasks.screen.maxStallSeconds, total)
+            let (freeze, total) = (tasks.screen.maxStallSeconds, tasks.seconds(.totalSeconds) ?? 0)
             if let queued {
-                text += ", " + VariantComparison.verdict(tasks, against: queued, otherName: "the queues")
+                text += localized(
+                    " async: worst freeze %1$.3f s, total %2$.2f s, %3$@, without a thread of our own.", freeze, total,
+                    VariantComparison.verdict(tasks, against: queued, otherName: localized("the queues")))
             } else if let plain {
-                text += String(format: " against the main thread's %.2f s freeze", plain.screen.maxStallSeconds)
+                text += localized(
+                    " async: worst freeze %.3f s, total %.2f s against the main thread's %.2f s freeze, without a thread of our own.",
+                    freeze, total, plain.screen.maxStallSeconds)
+            } else {
+                text += localized(
+                    " async: worst freeze %.3f s, total %.2f s, without a thread of our own.", freeze, total)
             }
-            text += ", without a thread of our own."
         }
         return text
     }

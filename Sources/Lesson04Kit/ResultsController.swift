@@ -11,7 +11,9 @@ public final class ResultsController: LessonController {
 
     /// Both rounds (identity, then gzip) in, three APIs each.
     override public var isFinished: Bool { super.isFinished || outcomes.count == 2 * XMLAPIs.all.count }
-    override public var progress: String { "\(outcomes.count) of \(counted(2 * XMLAPIs.all.count, "download")) in" }
+    override public var progress: String {
+        localized("%d of %d downloads in", outcomes.count, 2 * XMLAPIs.all.count)
+    }
 
     /// One API is in: add its row. A failed one ends the run: without all six, there is
     /// nothing to compare, so whatever is still downloading is cancelled, not waited for.

@@ -1,21 +1,26 @@
 import ArgumentParser
+import Foundation
 import Lesson02Kit
 import WorkshopCore
+
+/// Text in this program's table (`Sources/lesson02/Resources/ja.lproj/Localizable.strings`), filled in.
+private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
 
 @main
 struct Lesson02: LessonProgram, NetworkDefaults {
     static let configuration = CommandConfiguration(
         commandName: "lesson02",
-        abstract:
-            "A run-loop thread: a news feed fetched and push-parsed on a network thread that sleeps in its run loop between callbacks, and the same with async/await and no thread at all.",
-        discussion: """
-            The no-thread variant downloads the whole XML feed on the main thread and parses it afterwards. The \
-            threaded variant gets every fetch callback on a thread that sleeps in its run loop and parses each chunk \
-            as it arrives; beside it run the same thread with its loop written two spinning ways, and parse-after-download. \
-            The async variant needs no thread of its own: URLSession's delegate feeds an AsyncStream that main-actor \
-            code awaits, and an actor parses each chunk.
-            Source: "別スレッドで NSURLConnection を使うときのメモ" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md.
-            """
+        abstract: localized(
+            "A run-loop thread: a news feed fetched and push-parsed on a network thread that sleeps in its run loop between callbacks, and the same with async/await and no thread at all."
+        ),
+        discussion: localized(
+            "The no-thread variant downloads the whole XML feed on the main thread and parses it afterwards. The threaded variant gets every fetch callback on a thread that sleeps in its run loop and parses each chunk as it arrives; beside it run the same thread with its loop written two spinning ways, and parse-after-download. The async variant needs no thread of its own: URLSession's delegate feeds an AsyncStream that main-actor code awaits, and an actor parses each chunk."
+        ) + "\n"
+            + localized(
+                "Source: \"別スレッドで NSURLConnection を使うときのメモ\" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md."
+            )
     )
     static let number = "02"
     static let title = "A run-loop thread: fetch and push-parse a feed"
@@ -31,16 +36,20 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     @OptionGroup var network: NetworkOptions<Lesson02>
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Items in the feed (1-5000; 140 items is about 1,000 lines of XML).", valueName: "n"))
+        help: ArgumentHelp(
+            localized("Items in the feed (1-5000; 140 items is about 1,000 lines of XML)."), valueName: "n"))
     var items = FeedAPI.defaultItems
     @Flag(
         inversion: .prefixedNo,
-        help: "With the threaded variant, also run the two spinning loops and parse-after-download, for comparison.")
+        help: ArgumentHelp(
+            localized(
+                "With the threaded variant, also run the two spinning loops and parse-after-download, for comparison."))
+    )
     var compare = true
 
     func validate() throws {
         guard (1...5000).contains(items) else {
-            throw ValidationError("--items must be between 1 and 5000 (got \(items))")
+            throw ValidationError(localized("--items must be between 1 and 5000 (got %d)", items))
         }
     }
 
@@ -51,10 +60,12 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     }
 
     func banner(_ endpoint: FixtureEndpoint) -> String {
-        """
-        Lesson 02: a run-loop thread. A feed of \(counted(items, "item")) (about \(feedBytes(endpoint) / 1000) KB of XML) from \(endpoint.baseURL.absoluteString)
-        (\(endpoint.linkDescription)).
-        """
+        localized(
+            items == 1
+                ? "Lesson 02: a run-loop thread. A feed of %d item (about %d KB of XML) from %@"
+                : "Lesson 02: a run-loop thread. A feed of %d items (about %d KB of XML) from %@", items,
+            feedBytes(endpoint) / 1000, endpoint.baseURL.absoluteString) + "\n"
+            + localized("(%@).", endpoint.linkDescription)
     }
 
     /// The variants asked for (no-thread, threaded, async), then, with --compare and the threaded

@@ -1,22 +1,25 @@
 import ArgumentParser
+import Foundation
 import Lesson04Kit
 import WorkshopCore
+
+/// Text in this program's table (`Sources/lesson04/Resources/ja.lproj/Localizable.strings`), filled in.
+private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
 
 @main
 struct Lesson04: LessonProgram, NetworkDefaults {
     static let configuration = CommandConfiguration(
         commandName: "lesson04",
-        abstract: "gzip on the wire: three XML APIs fetched without and with compression, timed like the article.",
-        discussion: """
-            Each variant fetches three XML APIs over a slow link twice, first asking for identity \
-            and then for gzip, and times start, response, last byte and parse for each. The \
-            no-thread variant does it one API after another on the main thread; the threaded one \
-            starts all three together and parses off the main thread; the async one does the \
-            same in Swift 6, a task group of three child tasks that await the downloads and parse \
-            off the main actor, with no queue of its own.
-            Source: "iPhone の NSURLRequest で gzip 使ってみた" (the lesson text gives the details: \
-            Lessons/04-gzip.md, in Japanese Lessons/ja/04-gzip.md).
-            """
+        abstract: localized(
+            "gzip on the wire: three XML APIs fetched without and with compression, timed like the article."),
+        discussion: localized(
+            "Each variant fetches three XML APIs over a slow link twice, first asking for identity and then for gzip, and times start, response, last byte and parse for each. The no-thread variant does it one API after another on the main thread; the threaded one starts all three together and parses off the main thread; the async one does the same in Swift 6, a task group of three child tasks that await the downloads and parse off the main actor, with no queue of its own."
+        ) + "\n"
+            + localized(
+                "Source: \"iPhone の NSURLRequest で gzip 使ってみた\" (the lesson text gives the details: Lessons/04-gzip.md, in Japanese Lessons/ja/04-gzip.md)."
+            )
     )
     static let number = "04"
     static let title = "gzip on the wire"
@@ -35,18 +38,24 @@ struct Lesson04: LessonProgram, NetworkDefaults {
     }
 
     func banner(_ setup: GzipSetup) -> String {
-        """
-        Lesson 04: gzip on the wire. Three XML APIs (\(XMLAPIs.all.map(\.path).joined(separator: ", "))) from \(setup.endpoint.baseURL.absoluteString)
-        (\(setup.endpoint.linkDescription); the bandwidth is per connection).
-        Times are seconds since the round started; wire B \(setup.ledger == nil ? "is Content-Length (the server is not ours to count)" : "is counted by the server: head and body as sent").
-        """
+        localized(
+            "Lesson 04: gzip on the wire. Three XML APIs (%1$@) from %2$@",
+            XMLAPIs.all.map(\.path).joined(separator: ", "), setup.endpoint.baseURL.absoluteString) + "\n"
+            + localized("(%@; the bandwidth is per connection).", setup.endpoint.linkDescription) + "\n"
+            + localized(
+                setup.ledger == nil
+                    ? "Times are seconds since the round started; wire B is Content-Length (the server is not ours to count)."
+                    : "Times are seconds since the round started; wire B is counted by the server: head and body as sent."
+            )
     }
 
     func describe(_ variant: Variant) -> String {
         switch variant {
-        case .threaded: "threaded: all three started together, parsed on parse-queue, rows added on main"
-        case .async: "async: a task group of three per round, awaited and parsed off main, rows added on the main actor"
-        case .noThread: "no-thread: each API in turn on the main thread, the main thread waits, then parses"
+        case .threaded: localized("threaded: all three started together, parsed on parse-queue, rows added on main")
+        case .async:
+            localized(
+                "async: a task group of three per round, awaited and parsed off main, rows added on the main actor")
+        case .noThread: localized("no-thread: each API in turn on the main thread, the main thread waits, then parses")
         }
     }
 

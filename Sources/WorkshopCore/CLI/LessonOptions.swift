@@ -39,34 +39,43 @@ public enum VariantChoice: String, CaseIterable, ExpressibleByArgument, Sendable
 public struct LessonOptions: ParsableArguments, Sendable {
     @Option(
         help: ArgumentHelp(
-            "Which variant to run: no-thread, threaded, async, both (no-thread and threaded) or all (the three; the default).",
-            valueName: "variant"))
+            localized(
+                "Which variant to run: no-thread, threaded, async, both (no-thread and threaded) or all (the three; the default)."
+            ), valueName: "variant"))
     public var variant: VariantChoice = .all
 
-    @Flag(help: "Print one JSON document with every variant's metrics, and nothing else, on stdout.")
+    @Flag(
+        help: ArgumentHelp(
+            localized("Print one JSON document with every variant's metrics, and nothing else, on stdout.")))
     public var json = false
 
     @Option(
         help: ArgumentHelp(
-            "Also draw the run's timeline as a picture (SVG) into this file, for slides.", valueName: "file"))
+            localized("Also draw the run's timeline as a picture (SVG) into this file, for slides."), valueName: "file")
+    )
     public var svg: String?
 
     @Option(
         help: ArgumentHelp(
-            "Also write one self-contained web page (picture, table, takeaway) into this file.", valueName: "file"))
+            localized("Also write one self-contained web page (picture, table, takeaway) into this file."),
+            valueName: "file"))
     public var html: String?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Tap Cancel this many seconds into each variant's run (0-300), the way its era cancels: Operation cancel, a GCD cancel token, Task.cancel. The report then says what still happened after the cancel.",
+            localized(
+                "Tap Cancel this many seconds into each variant's run (0-300), the way its era cancels: Operation cancel, a GCD cancel token, Task.cancel. The report then says what still happened after the cancel."
+            ),
             valueName: "seconds"))
     public var cancelAfter: Double?
 
     @Option(
         name: .customLong("control-seconds"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds to measure the machine before the lesson: the main loop's own lateness with no work (0-5, default 1).",
+            localized(
+                "Seconds to measure the machine before the lesson: the main loop's own lateness with no work (0-5, default 1)."
+            ),
             valueName: "seconds", visibility: .hidden))
     public var controlSeconds: Double = 1
 
@@ -75,7 +84,9 @@ public struct LessonOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("lang"),
         help: ArgumentHelp(
-            "Speak English or Japanese (default: Japanese when LC_ALL, LC_MESSAGES or LANG starts with ja). --json stays English.",
+            localized(
+                "Speak English or Japanese (default: Japanese when LC_ALL, LC_MESSAGES or LANG starts with ja). --json stays English."
+            ),
             valueName: "en|ja"))
     public var language: Language?
 
@@ -97,7 +108,8 @@ public struct LessonOptions: ParsableArguments, Sendable {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("\(flag): the folder \(folder) does not exist (got '\(path)')")
+                throw ValidationError(
+                    localized(format: "%1$@: the folder %2$@ does not exist (got '%3$@')", flag, folder, path))
             }
         }
     }
@@ -128,21 +140,26 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds the fixture server waits before each response (0-60; default \(Defaults.defaultLatency.formattedSeconds)).",
+            localized(
+                format: "Seconds the fixture server waits before each response (0-60; default %@).",
+                Defaults.defaultLatency.formattedSeconds),
             valueName: "seconds"))
     public var latency: Double?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Bytes per second of the simulated link (0 = no limit; default \(Defaults.defaultBandwidth)).",
+            localized(
+                format: "Bytes per second of the simulated link (0 = no limit; default %d).", Defaults.defaultBandwidth),
             valueName: "bytes-per-second"))
     public var bandwidth: Int?
 
     @Option(
         name: .customLong("timeout"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds one request may wait for an answer before it fails (0.1-300; default \(Defaults.defaultTimeout.formattedSeconds)).",
+            localized(
+                format: "Seconds one request may wait for an answer before it fails (0.1-300; default %@).",
+                Defaults.defaultTimeout.formattedSeconds),
             valueName: "seconds"))
     var timeoutFlag: Double?
 
@@ -151,13 +168,15 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
 
     @Option(
         help: ArgumentHelp(
-            "Make the server misbehave on every request: 500 (or any HTTP status), drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop.",
+            localized(
+                "Make the server misbehave on every request: 500 (or any HTTP status), drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop."
+            ),
             valueName: "kind"))
     public var fault: String?
 
     @Option(
         help: ArgumentHelp(
-            "Use this server (e.g. one from `swift run fixture-server`) instead of starting one in-process.",
+            localized("Use this server (e.g. one from `swift run fixture-server`) instead of starting one in-process."),
             valueName: "url"))
     public var server: String?
 
@@ -170,7 +189,9 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
         }
         if let bandwidth, bandwidth < 0 {
             throw ValidationError(
-                "--bandwidth must be 0 (no limit) or a positive number of bytes per second (got \(bandwidth))")
+                localized(
+                    format: "--bandwidth must be 0 (no limit) or a positive number of bytes per second (got %d)",
+                    bandwidth))
         }
         guard (0.1...300).contains(timeout) else {
             throw ValidationError(
@@ -178,8 +199,10 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
         }
         if let fault, Fault(fault) == nil {
             throw ValidationError(
-                "--fault must be an HTTP status 100-599, drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop (got '\(fault)')"
-            )
+                localized(
+                    format:
+                        "--fault must be an HTTP status 100-599, drop, stall, corrupt-gzip, truncated-gzip, malformed or redirect-loop (got '%@')",
+                    fault))
         }
         if let server {
             do { _ = try HTTPFetcher.url(server) } catch {
