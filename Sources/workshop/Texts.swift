@@ -197,7 +197,7 @@ enum Text {
     static func verifyFigures(
         seconds: Double, rounds: [Double], jobs: Int, busy: Int, slowestReference: (String, Double)?
     ) -> String {
-        var parts = [String(format: "%.0f s", seconds)]
+        var parts = [localized(format: "%.0f s", seconds)]
         parts.append(localized(format: "%d at a time", jobs))
         if rounds.count > 1 {
             let each = rounds.map { String(format: "%.0f", $0) }.joined(separator: ", ")
