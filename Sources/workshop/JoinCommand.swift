@@ -51,7 +51,9 @@ struct Join: ParsableCommand {
     }
 
     func validate() throws {
-        do { _ = try BoardRules.name(name) } catch { throw ValidationError("--name: \(error)") }
+        do { _ = try BoardRules.name(name) } catch {
+            throw ValidationError("--name: " + Self.said(error))
+        }
         guard RoomCode.normalized(code) != nil else {
             throw ValidationError(
                 localized(
@@ -59,6 +61,16 @@ struct Join: ParsableCommand {
                         "--code: a room code is the 6 letters and digits the instructor's server printed (got \"%@\")",
                     code))
         }
+    }
+
+    /// Why `BoardRules` refused the name, in the learner's language (its English is WorkshopCore's,
+    /// shared with the board, which answers in English; the one changing part, the character, is kept).
+    static func said(_ refusal: BoardRefusal) -> String {
+        let notAllowed = "the name may hold letters, digits, punctuation and single spaces, not "
+        if refusal.description.hasPrefix(notAllowed) {
+            return localized(format: notAllowed + "%@", String(refusal.description.dropFirst(notAllowed.count)))
+        }
+        return localized(refusal.description)
     }
 
     func run() throws {
