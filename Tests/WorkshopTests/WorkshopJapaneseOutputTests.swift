@@ -72,18 +72,18 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
             let list = try run(["list"], asking)
             XCTAssertEqual(list.status, 0, list.stderr)
             XCTAssertTrue(list.stdout.contains("未着手"), "\(asking): \(list.stdout)")
-            XCTAssertEqual(Self.english(in: list.stdout + list.stderr), [], "\(asking): list")
+            XCTAssertEqual(Self.english(in: list.stdout + "\n" + list.stderr), [], "\(asking): list")
 
             let hint = try run(["hint", exercise.id], asking)
             XCTAssertEqual(hint.status, 0, hint.stderr)
             XCTAssertTrue(hint.stdout.hasPrefix("演習 \(exercise.id) のヒント: "), "\(asking): \(hint.stdout)")
-            XCTAssertEqual(Self.english(in: hint.stdout + hint.stderr), [], "\(asking): hint")
+            XCTAssertEqual(Self.english(in: hint.stdout + "\n" + hint.stderr), [], "\(asking): hint")
 
             let check = try run(["check", exercise.id], asking)
             XCTAssertEqual(check.status, 1, "the file as shipped fails: \(check.stdout)")
             XCTAssertTrue(check.stdout.contains("期待:"), "\(asking): \(check.stdout)")
             XCTAssertTrue(check.stdout.hasSuffix("件のチェックが失敗\n"), "\(asking): \(check.stdout)")
-            XCTAssertEqual(Self.english(in: check.stdout + check.stderr), [], "\(asking): check")
+            XCTAssertEqual(Self.english(in: check.stdout + "\n" + check.stderr), [], "\(asking): check")
 
             for command in [["--help"], ["check", "--help"], ["verify", "--help"], ["watch", "--help"]] {
                 let help = try run(command, asking)
@@ -92,9 +92,14 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
                 XCTAssertEqual(Self.english(in: help.stdout), [], "\(asking): \(command.joined(separator: " "))")
             }
         }
-        // The English stays English.
+        // The English stays English, and the count sees it (so an empty count above means something).
         let english = try WorkshopBinary.run(["check", "--help"], root: workspace.root)
         XCTAssertTrue(english.stdout.contains("Run an exercise's checks on your file"), english.stdout)
+        XCTAssertFalse(Self.english(in: english.stdout).isEmpty, english.stdout)
+        let englishCheck = try WorkshopBinary.run(["check", exercise.id], root: workspace.root)
+        XCTAssertTrue(
+            Self.english(in: englishCheck.stdout).contains("Read the first FAIL above, change your file, check again."),
+            englishCheck.stdout)
     }
 
     func testTheCommandLinesErrorsSpeakJapanese() throws {
@@ -110,7 +115,8 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
             let command = try run(["chek"], asking)
             XCTAssertEqual(command.status, 64)
             XCTAssertTrue(command.stderr.contains("\"chek\" というコマンドはありません"), command.stderr)
-            XCTAssertEqual(Self.english(in: command.stdout + command.stderr), [], "\(asking): an unknown command")
+            XCTAssertEqual(
+                Self.english(in: command.stdout + "\n" + command.stderr), [], "\(asking): an unknown command")
         }
     }
 
@@ -122,7 +128,7 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
             XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
             XCTAssertTrue(
                 verify.stdout.contains("verify: 演習 \(exercise.id) は未解答で配布され、模範解答は合格します"), verify.stdout)
-            XCTAssertEqual(Self.english(in: verify.stdout + verify.stderr), [], "\(asking): verify")
+            XCTAssertEqual(Self.english(in: verify.stdout + "\n" + verify.stderr), [], "\(asking): verify")
         }
     }
 
@@ -132,6 +138,6 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
         let verify = try run(["verify"], .locale)
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         XCTAssertTrue(verify.stdout.contains("件の演習すべてが未解答で配布され"), verify.stdout)
-        XCTAssertEqual(Self.english(in: verify.stdout + verify.stderr), [], "verify")
+        XCTAssertEqual(Self.english(in: verify.stdout + "\n" + verify.stderr), [], "verify")
     }
 }
