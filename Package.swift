@@ -56,7 +56,10 @@ let workshopTargets: [Target] = [
     // Every exercise's checks, the catalog (title, lesson, files, hints, driver) and the runner.
     .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore"]),
     // `swift run workshop`: list, start, check, hint, watch, reset, solution, verify, present.
-    .executableTarget(name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", argumentParser]),
+    // Its Japanese texts: Resources/ja.lproj/Localizable.strings (key: the English text).
+    .executableTarget(
+        name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", argumentParser],
+        resources: [.process("Resources")]),
     // The checks on the shipped files and the references, each in a throwaway workspace.
     .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore"]),
     // Drives the built `workshop` binary; checks every `swift run ...` line in Lessons/*.md.

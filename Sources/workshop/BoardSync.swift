@@ -117,7 +117,9 @@ enum BoardSync {
     /// sending, the answer). After that the request is cancelled and left behind.
     static func post(_ batch: BoardBatch, to url: URL, timeout: Double) -> Answer {
         let deadline = DispatchTime.now() + timeout  // setting the session up counts too
-        guard let body = try? JSONEncoder().encode(batch) else { return .unreachable("could not encode the report") }
+        guard let body = try? JSONEncoder().encode(batch) else {
+            return .unreachable(localized("could not encode the report"))
+        }
         // URLSession's own timeout is cut to whole seconds on Linux (0.35 becomes 0: at once), so
         // give it whole seconds beyond ours and keep the real limit with the wait below.
         let sessionTimeout = (timeout + 1).rounded(.up)
@@ -154,12 +156,12 @@ enum BoardSync {
 
     /// The error in a few words ("timed out" for -1001, whose text on Linux says nothing).
     private static func describe(_ error: (any Error)?) -> String {
-        guard let error = error as? URLError else { return error.map { "\($0)" } ?? "no answer" }
+        guard let error = error as? URLError else { return error.map { "\($0)" } ?? localized("no answer") }
         switch error.code {
-        case .timedOut: return "timed out"
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost: return "unknown host"
-        case .notConnectedToInternet, .networkConnectionLost: return "no network"
+        case .timedOut: return localized("timed out")
+        case .cannotConnectToHost: return localized("connection refused")
+        case .cannotFindHost: return localized("unknown host")
+        case .notConnectedToInternet, .networkConnectionLost: return localized("no network")
         default: return error.localizedDescription
         }
     }

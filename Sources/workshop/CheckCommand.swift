@@ -6,16 +6,16 @@ import WorkshopCore
 /// `workshop check [NN]`: compiles the learner's files with the exercise's driver and runs its checks.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract:
-            "Run an exercise's checks on your file (default: the current exercise). Exit code 0 only when all pass."
+        abstract: localized(
+            "Run an exercise's checks on your file (default: the current exercise). Exit code 0 only when all pass.")
     )
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1 (default: the current one).", valueName: "exercise"),
+        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
         transform: exerciseArgument)
     var exercise: Exercise?
 
-    @Flag(help: "Do not build the checks' library first, even when it looks out of date.")
+    @Flag(help: ArgumentHelp(localized("Do not build the checks' library first, even when it looks out of date.")))
     var noBuild = false
 
     @OptionGroup var limits: CheckLimits

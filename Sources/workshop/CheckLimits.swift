@@ -9,13 +9,16 @@ struct CheckLimits: ParsableArguments {
     @Option(
         name: .customLong("timeout"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds the checks may run before they are stopped (1-3600; default \(Int(ExerciseRunner.defaultRunTimeout)), or \(ExerciseRunner.timeoutVariable)).",
+            localized(
+                format: "Seconds the checks may run before they are stopped (1-3600; default %d, or %@).",
+                Int(ExerciseRunner.defaultRunTimeout), ExerciseRunner.timeoutVariable),
             valueName: "seconds"))
     var timeout: Double?
 
     func validate() throws {
         if let timeout, !(1...3_600).contains(timeout) {
-            throw ValidationError("--timeout must be between 1 and 3600 seconds (got \(timeout))")
+            throw ValidationError(
+                localized(format: "--timeout must be between 1 and 3600 seconds (got %@)", "\(timeout)"))
         }
     }
 

@@ -8,11 +8,13 @@ import WorkshopCore
 struct CheckPictureOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Also draw your run and the reference's on one timeline (SVG) into this file.", valueName: "file"))
+            localized("Also draw your run and the reference's on one timeline (SVG) into this file."),
+            valueName: "file"))
     var svg: String?
 
     @Option(
-        help: ArgumentHelp("Also write one web page with that picture and both verdicts.", valueName: "file"))
+        help: ArgumentHelp(
+            localized("Also write one web page with that picture and both verdicts."), valueName: "file"))
     var html: String?
 
     var wanted: Bool { svg != nil || html != nil }
@@ -23,7 +25,8 @@ struct CheckPictureOptions: ParsableArguments {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("\(flag): the folder \(folder) does not exist (got '\(path)')")
+                throw ValidationError(
+                    localized(format: "%1$@: the folder %2$@ does not exist (got '%3$@')", flag, folder, path))
             }
         }
     }
@@ -48,7 +51,9 @@ struct CheckPictureOptions: ParsableArguments {
                 mine.pictureRun(name: Text.pictureYours, failure: yours.passed ? nil : verdict(yours)),
                 theirs.pictureRun(name: Text.pictureReference, failure: reference.passed ? nil : verdict(reference)),
             ],
-            caption: "\(Text.pictureYours): \(verdict(yours)); \(Text.pictureReference): \(verdict(reference))")
+            caption:
+                "\(Text.pictureYours): \(verdict(yours))\(localized("; "))\(Text.pictureReference): \(verdict(reference))"
+        )
         var lines: [String] = []
         if let svg {
             try save(picture.svg, to: svg, flag: "--svg")
@@ -75,7 +80,8 @@ struct CheckPictureOptions: ParsableArguments {
 
     private func save(_ text: String, to path: String, flag: String) throws {
         do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw WorkshopFailure("\(flag): could not write \(path): \(error.localizedDescription)")
+            throw WorkshopFailure(
+                localized(format: "%1$@: could not write %2$@: %3$@", flag, path, error.localizedDescription))
         }
     }
 }

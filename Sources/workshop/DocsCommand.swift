@@ -7,18 +7,20 @@ import WorkshopCore
 /// into static archives (English and Japanese) that `fixture-server --docs` serves to the room.
 struct Docs: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract:
-            "For instructors: build the lessons as DocC tutorials (English and Japanese), for fixture-server --docs.",
-        discussion: """
+        abstract: localized(
+            "For instructors: build the lessons as DocC tutorials (English and Japanese), for fixture-server --docs."),
+        discussion: localized(
+            """
             Puts each language's catalog together in .build/docs-catalog from Lessons/docc (the \
             tutorial texts), the exercises (each step's code: the file as shipped, the reference) and \
             Lessons/images, then runs `docc convert --transform-for-static-hosting` for it. Both \
             languages unless --lang names one. Serve them with `swift run fixture-server --docs` \
             (add --host 0.0.0.0 for the room). DOCC=/path/to/docc picks another docc.
-            """)
+            """))
 
     @Option(
-        help: ArgumentHelp("The folder to build into (default: .build/docs in the package).", valueName: "folder"))
+        help: ArgumentHelp(
+            localized("The folder to build into (default: .build/docs in the package)."), valueName: "folder"))
     var output: String?
 
     @OptionGroup var language: LanguageOption

@@ -6,12 +6,13 @@ import WorkshopCore
 /// `--edit` and `--edit-cmd`: open the current exercise's file in the learner's editor, at
 /// the line of its first TODO.
 struct EditOptions: ParsableArguments {
-    @Flag(help: "Open the exercise's file in $EDITOR.")
+    @Flag(help: ArgumentHelp(localized("Open the exercise's file in $EDITOR.")))
     var edit = false
 
     @Option(
         help: ArgumentHelp(
-            "Open the exercise's file with this command, given path:line (e.g. \"code -g\"); implies --edit.",
+            localized(
+                "Open the exercise's file with this command, given path:line (e.g. \"code -g\"); implies --edit."),
             valueName: "command"))
     var editCmd: String?
 
@@ -53,7 +54,7 @@ struct EditOptions: ParsableArguments {
         guard editor.terminationReason == .exit, editor.terminationStatus == 0 else {
             let end =
                 editor.terminationStatus == 127
-                ? "command not found (exit status 127)" : "exit status \(editor.terminationStatus)"
+                ? localized("command not found (exit status 127)") : Text.exitStatus(editor.terminationStatus)
             throw WorkshopFailure(Text.editorFailed(command, end))
         }
     }

@@ -5,20 +5,21 @@ import Foundation
 /// `workshop hint [NN]`: one more hint each time.
 struct Hint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the hints of an exercise, one more each time you ask (from its hints.md or hints.ja.md).")
+        abstract: localized(
+            "Show the hints of an exercise, one more each time you ask (from its hints.md or hints.ja.md)."))
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1 (default: the current one).", valueName: "exercise"),
+        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
         transform: exerciseArgument)
     var exercise: Exercise?
 
     @Argument(
         help: ArgumentHelp(
-            "Show up to this hint at once, e.g. the one a failed check names (`workshop hint NN 4`).",
+            localized("Show up to this hint at once, e.g. the one a failed check names (`workshop hint NN 4`)."),
             valueName: "hint"))
     var number: Int?
 
-    @Flag(help: "Show every hint at once.")
+    @Flag(help: ArgumentHelp(localized("Show every hint at once.")))
     var all = false
 
     @OptionGroup var language: LanguageOption

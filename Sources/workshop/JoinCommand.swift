@@ -6,23 +6,25 @@ import WorkshopCore
 /// board (the instructor's `fixture-server --board`) how it went. Never the learner's code.
 struct Join: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Join the room's board: every check then reports its outcome (never your code) to the instructor.",
-        discussion: """
+        abstract: localized(
+            "Join the room's board: every check then reports its outcome (never your code) to the instructor."),
+        discussion: localized(
+            """
             Each check sends the exercise, pass or fail, the failing check's name, the time spent on the \
             exercise and the run's worst freeze. A check never waits for the board more than a moment; \
             what could not be sent goes with the next check. `workshop leave` stops it.
-            """
+            """)
     )
 
     @Argument(
-        help: ArgumentHelp("The instructor's server, e.g. http://192.168.1.23:8080.", valueName: "url"),
+        help: ArgumentHelp(localized("The instructor's server, e.g. http://192.168.1.23:8080."), valueName: "url"),
         transform: Join.serverURL)
     var server: URL
 
-    @Option(help: ArgumentHelp("Your name on the board (up to 24 characters).", valueName: "name"))
+    @Option(help: ArgumentHelp(localized("Your name on the board (up to 24 characters)."), valueName: "name"))
     var name: String
 
-    @Option(help: ArgumentHelp("The room code the instructor's server printed.", valueName: "code"))
+    @Option(help: ArgumentHelp(localized("The room code the instructor's server printed."), valueName: "code"))
     var code: String
 
     @OptionGroup var language: LanguageOption
@@ -37,21 +39,38 @@ struct Join: ParsableCommand {
             let host = parts.host, !host.isEmpty
         else {
             throw ValidationError(
-                "the board's address is http://HOST:PORT, e.g. http://192.168.1.23:8080 (got \"\(text)\")")
+                localized(
+                    format: "the board's address is http://HOST:PORT, e.g. http://192.168.1.23:8080 (got \"%@\")", text)
+            )
         }
         parts.path = ""
         parts.query = nil
         parts.fragment = nil
-        guard let url = parts.url else { throw ValidationError("\"\(text)\" is not an address") }
+        guard let url = parts.url else { throw ValidationError(localized(format: "\"%@\" is not an address", text)) }
         return url
     }
 
     func validate() throws {
-        do { _ = try BoardRules.name(name) } catch { throw ValidationError("--name: \(error)") }
+        do { _ = try BoardRules.name(name) } catch {
+            throw ValidationError("--name: " + Self.said(error))
+        }
         guard RoomCode.normalized(code) != nil else {
             throw ValidationError(
-                "--code: a room code is the 6 letters and digits the instructor's server printed (got \"\(code)\")")
+                localized(
+                    format:
+                        "--code: a room code is the 6 letters and digits the instructor's server printed (got \"%@\")",
+                    code))
         }
+    }
+
+    /// Why `BoardRules` refused the name, in the learner's language (its English is WorkshopCore's,
+    /// shared with the board, which answers in English; the one changing part, the character, is kept).
+    static func said(_ refusal: BoardRefusal) -> String {
+        let notAllowed = "the name may hold letters, digits, punctuation and single spaces, not "
+        if refusal.description.hasPrefix(notAllowed) {
+            return localized(format: notAllowed + "%@", String(refusal.description.dropFirst(notAllowed.count)))
+        }
+        return localized(refusal.description)
     }
 
     func run() throws {
@@ -68,7 +87,7 @@ struct Join: ParsableCommand {
         case .refused(let status, let reason) where status != 404:
             throw WorkshopFailure(Text.boardJoinRefused(reason))
         case .refused:
-            throw WorkshopFailure(Text.boardJoinUnreachable(server.absoluteString, "no board there (404)"))
+            throw WorkshopFailure(Text.boardJoinUnreachable(server.absoluteString, localized("no board there (404)")))
         case .unreachable(let reason):
             throw WorkshopFailure(Text.boardJoinUnreachable(server.absoluteString, reason))
         }
@@ -82,7 +101,7 @@ struct Join: ParsableCommand {
 /// `workshop leave`: checks stop reporting to the room's board.
 struct Leave: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Leave the room's board: checks no longer report anything.")
+        abstract: localized("Leave the room's board: checks no longer report anything."))
 
     @OptionGroup var language: LanguageOption
 
@@ -101,7 +120,7 @@ struct Leave: ParsableCommand {
 /// waiting for the board longer than a check does. A check sends them too.
 struct Send: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send the reports waiting for the room's board now (the next check sends them too).")
+        abstract: localized("Send the reports waiting for the room's board now (the next check sends them too)."))
 
     @OptionGroup var language: LanguageOption
 

@@ -6,10 +6,10 @@ import WorkshopCore
 /// `workshop` / `workshop list`: every lesson and exercise, their status, and what to do next.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract:
-            "Show every lesson and exercise with its status (not started, failing, done) and the next thing to do.")
+        abstract: localized(
+            "Show every lesson and exercise with its status (not started, failing, done) and the next thing to do."))
 
-    @Flag(help: "Print one JSON document for tools instead: every exercise with its state.")
+    @Flag(help: ArgumentHelp(localized("Print one JSON document for tools instead: every exercise with its state.")))
     var json = false
 
     @OptionGroup var editor: EditOptions

@@ -40,7 +40,7 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [exited] _ in exited.signal() }
         guard let (ours, theirs) = Self.channel(terminal: isatty(STDOUT_FILENO) == 1) else {
-            failure = "no pseudo-terminal or pipe to run it in"
+            failure = localized("no pseudo-terminal or pipe to run it in")
             return
         }
         let handle = FileHandle(fileDescriptor: theirs, closeOnDealloc: false)

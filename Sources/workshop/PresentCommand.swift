@@ -7,8 +7,9 @@ import WorkshopCore
 /// as its text quotes them, one step a key press.
 struct Present: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Presenter mode: walk a lesson's demos on the big screen, one step a key press.",
-        discussion: """
+        abstract: localized("Presenter mode: walk a lesson's demos on the big screen, one step a key press."),
+        discussion: localized(
+            """
             The steps are the lesson text's own demo commands: every `swift run lessonNN ...` line in a \
             code block of Lessons/NN-*.md (Lessons/ja/NN-*.md with --lang ja), in order. Each step shows \
             its number in big digits, its title (the heading above the command) and its point (the first \
@@ -21,21 +22,21 @@ struct Present: ParsableCommand {
             Ctrl-C stops the lesson and stays on the step. Without a terminal on stdin, one line per key \
             (an empty line or n, b, r, q), so a script can drive it.
             The terminal is restored however the presenter ends (q, Ctrl-C, an error, a hang-up).
-            """)
+            """))
 
-    @Argument(help: ArgumentHelp("The lesson, e.g. 03.", valueName: "lesson"))
+    @Argument(help: ArgumentHelp(localized("The lesson, e.g. 03."), valueName: "lesson"))
     var lesson: String
 
-    @Option(help: ArgumentHelp("Start at this step (1 = the first demo).", valueName: "k"))
+    @Option(help: ArgumentHelp(localized("Start at this step (1 = the first demo)."), valueName: "k"))
     var step = 1
 
-    @Flag(help: "Print the steps (title, point, command) and exit.")
+    @Flag(help: ArgumentHelp(localized("Print the steps (title, point, command) and exit.")))
     var list = false
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Flags added to every step's command, e.g. --extra \"--rows 4 --latency 0.02\" for short runs.",
+            localized("Flags added to every step's command, e.g. --extra \"--rows 4 --latency 0.02\" for short runs."),
             valueName: "flags"))
     var extra: String?
 

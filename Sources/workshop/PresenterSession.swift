@@ -120,8 +120,8 @@ struct PresenterSession {
         let takeaway: String
         switch end {
         case .exited(0): takeaway = run.lastParagraph
-        case .exited(let status): takeaway = Text.presentEnded("exit status \(status)")
-        case .signaled(let number): takeaway = Text.presentEnded("signal \(number)")
+        case .exited(let status): takeaway = Text.presentEnded(Text.exitStatus(status))
+        case .signaled(let number): takeaway = Text.presentEnded(localized(format: "signal %d", Int(number)))
         case .couldNotStart(let why): takeaway = Text.presentEnded(why)
         case .stopped, nil: takeaway = Text.presentStopped
         }

@@ -92,7 +92,7 @@ struct Progress: Codable {
         do {
             try encoder.encode(self).write(to: file, options: .atomic)
         } catch {
-            Style.warnLine("workshop: could not save progress to \(file.path): \(error)")
+            Style.warnLine(localized(format: "workshop: could not save progress to %@: %@", file.path, "\(error)"))
         }
     }
 }

@@ -7,27 +7,30 @@ import WorkshopCore
 /// learner's versions kept as backups.
 struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Restore an exercise's files (or every exercise's) as shipped; yours are kept in .workshop-backups/.",
-        discussion: "Asks first (y/n) on a terminal; scripts and machines without a terminal pass --yes.")
+        abstract: localized(
+            "Restore an exercise's files (or every exercise's) as shipped; yours are kept in .workshop-backups/."),
+        discussion: localized("Asks first (y/n) on a terminal; scripts and machines without a terminal pass --yes."))
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1.", valueName: "exercise"), transform: exerciseArgument)
+        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1."), valueName: "exercise"),
+        transform: exerciseArgument)
     var exercise: Exercise?
 
-    @Flag(help: "Reset every exercise.")
+    @Flag(help: ArgumentHelp(localized("Reset every exercise.")))
     var all = false
 
-    @Flag(name: .shortAndLong, help: "Do not ask; reset at once.")
+    @Flag(name: .shortAndLong, help: ArgumentHelp(localized("Do not ask; reset at once.")))
     var yes = false
 
     @OptionGroup var language: LanguageOption
 
     func validate() throws {
-        if all && exercise != nil { throw ValidationError("name one exercise or pass --all, not both") }
+        if all && exercise != nil { throw ValidationError(localized("name one exercise or pass --all, not both")) }
         if !all && exercise == nil {
             throw ValidationError(
-                "which exercise? e.g. `workshop reset \(ExerciseCatalog.exercises.first?.id ?? "NN")`, or `workshop reset --all`"
-            )
+                localized(
+                    format: "which exercise? e.g. `workshop reset %@`, or `workshop reset --all`",
+                    ExerciseCatalog.exercises.first?.id ?? "NN"))
         }
     }
 

@@ -7,18 +7,19 @@ import WorkshopCore
 /// how the learner's file differs from it; before that, how to get there.
 struct Solution: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Once an exercise passes: its reference solution and its diff against your file.",
-        discussion: """
+        abstract: localized("Once an exercise passes: its reference solution and its diff against your file."),
+        discussion: localized(
+            """
             Until your file passes, this says how to get there (hints, check) and shows nothing of \
             the answer. Your files are checked first, unless the last check of exactly these files passed.
-            """)
+            """))
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1 (default: the current one).", valueName: "exercise"),
+        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
         transform: exerciseArgument)
     var exercise: Exercise?
 
-    @Flag(help: "Do not build the checks' library first.")
+    @Flag(help: ArgumentHelp(localized("Do not build the checks' library first.")))
     var noBuild = false
 
     @OptionGroup var limits: CheckLimits
@@ -36,7 +37,9 @@ struct Solution: ParsableCommand {
             let solution = exercise.solutionDirectory + "/" + file
             if !FileManager.default.fileExists(atPath: workspace.path(solution)) {
                 throw WorkshopFailure(
-                    "\(solution) is missing: `git checkout -- \(exercise.metaDirectory)` brings it back")
+                    localized(
+                        format: "%1$@ is missing: `git checkout -- %2$@` brings it back", solution,
+                        exercise.metaDirectory))
             }
         }
         // Passed already (the last check of exactly these files, or an earlier version that

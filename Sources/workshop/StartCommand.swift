@@ -5,10 +5,11 @@ import Foundation
 /// `workshop start NN`: makes NN the current exercise (the one `check`, `hint` and `watch` use).
 struct Start: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make an exercise the current one: `check`, `hint` and `watch` without a number use it.")
+        abstract: localized("Make an exercise the current one: `check`, `hint` and `watch` without a number use it."))
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1.", valueName: "exercise"), transform: exerciseArgument)
+        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1."), valueName: "exercise"),
+        transform: exerciseArgument)
     var exercise: Exercise
 
     @OptionGroup var editor: EditOptions
@@ -36,8 +37,8 @@ struct Start: ParsableCommand {
 /// until it passes, then the next one not passed yet.
 struct Next: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract:
-            "Go to what `list` calls next: the current exercise until it passes, then the next one not passed yet.")
+        abstract: localized(
+            "Go to what `list` calls next: the current exercise until it passes, then the next one not passed yet."))
 
     @OptionGroup var editor: EditOptions
     @OptionGroup var language: LanguageOption

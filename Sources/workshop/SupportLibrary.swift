@@ -21,7 +21,7 @@ enum SupportLibrary {
             build = try Subprocess.run(
                 "swift", arguments, currentDirectory: toolchain.packageRoot.path, timeout: 1_800)
         } catch {
-            return failure("could not run swift build: \(error)")
+            return failure(localized(format: "could not run swift build: %@", "\(error)"))
         }
         guard build.succeeded else {
             let errors = (build.stdout + "\n" + build.stderr).split(separator: "\n")
@@ -37,8 +37,8 @@ enum SupportLibrary {
 
     static func failure(_ got: String) -> CheckResult {
         CheckResult(
-            name: "the checks' library builds", passed: false,
-            expected: "swift build --product ExerciseSupport without errors", got: got, hint: 0)
+            name: localized("the checks' library builds"), passed: false,
+            expected: localized("swift build --product ExerciseSupport without errors"), got: got, hint: 0)
     }
 
     /// Written after a build of the library that changed nothing (SwiftPM then leaves the library's time alone).

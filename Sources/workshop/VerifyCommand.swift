@@ -15,34 +15,38 @@ import WorkshopCore
 /// passes and every copy as shipped fails in each of N rounds, with K cores kept busy.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract:
+        abstract: localized(
             "For instructors and CI: every exercise ships unsolved, every reference passes, Exercises/ is as shipped. Exit 1 otherwise."
+        )
     )
 
     @Argument(
-        help: ArgumentHelp("Only these exercises, e.g. 03 R1 (default: all of them).", valueName: "exercise"),
+        help: ArgumentHelp(
+            localized("Only these exercises, e.g. 03 R1 (default: all of them)."), valueName: "exercise"),
         transform: exerciseArgument)
     var only: [Exercise] = []
 
-    @Flag(help: "Do not build the checks' library first.")
+    @Flag(help: ArgumentHelp(localized("Do not build the checks' library first.")))
     var noBuild = false
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Check everything this many times (1-100); each round must pass.", valueName: "n"))
+        help: ArgumentHelp(localized("Check everything this many times (1-100); each round must pass."), valueName: "n")
+    )
     var `repeat` = 1
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Keep this many cores busy meanwhile (0-64), as other programs would: the checks must hold under load.",
+            localized(
+                "Keep this many cores busy meanwhile (0-64), as other programs would: the checks must hold under load."),
             valueName: "n"))
     var busyCores = 0
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Exercises checked at once (1-32; default: twice the number of cores, 2 to 8).", valueName: "n"))
+            localized("Exercises checked at once (1-32; default: twice the number of cores, 2 to 8)."), valueName: "n"))
     var jobs: Int?
 
     @OptionGroup var limits: CheckLimits
@@ -50,13 +54,13 @@ struct Verify: ParsableCommand {
 
     func validate() throws {
         guard (1...100).contains(`repeat`) else {
-            throw ValidationError("--repeat must be between 1 and 100 (got \(`repeat`))")
+            throw ValidationError(localized(format: "--repeat must be between 1 and 100 (got %d)", `repeat`))
         }
         guard (0...64).contains(busyCores) else {
-            throw ValidationError("--busy-cores must be between 0 and 64 (got \(busyCores))")
+            throw ValidationError(localized(format: "--busy-cores must be between 0 and 64 (got %d)", busyCores))
         }
         if let jobs, !(1...32).contains(jobs) {
-            throw ValidationError("--jobs must be between 1 and 32 (got \(jobs))")
+            throw ValidationError(localized(format: "--jobs must be between 1 and 32 (got %d)", jobs))
         }
     }
 
@@ -104,13 +108,13 @@ struct Verify: ParsableCommand {
             }
             var tally = Tally()
             if Workspace.fingerprint(shipped, of: exercise) == nil {
-                tally.shippedProblem = "MISSING"
+                tally.shippedProblem = localized("MISSING")
             } else {
                 jobs.append(Job(exercise: exercise, kind: .shipped, sources: shipped))
             }
             let solution = workspace.solutionSources(exercise)
             if Workspace.fingerprint(solution, of: exercise) == nil {
-                tally.referenceProblem = "MISSING"
+                tally.referenceProblem = localized("MISSING")
             } else {
                 jobs.append(Job(exercise: exercise, kind: .reference, sources: solution))
             }
@@ -141,7 +145,7 @@ struct Verify: ParsableCommand {
         }
         let total = monotonicSeconds() - started
 
-        let header = ["exercise", "Exercises/ file", "copy as shipped", "reference", "verdict"]
+        let header = ["exercise", "Exercises/ file", "copy as shipped", "reference", "verdict"].map(localized)
         var rows: [[String]] = []
         var bad: [String] = []
         for exercise in exercises {
@@ -151,18 +155,20 @@ struct Verify: ParsableCommand {
             if `repeat` > 1 {
                 // "fails in 10 of 10 runs", or the count and the first thing that went wrong.
                 shipped =
-                    "fails in \(tally.shippedFailed) of \(`repeat`) runs"
-                    + (tally.shippedProblem.map { "; once: \($0)" } ?? "")
+                    localized(format: "fails in %1$d of %2$d runs", tally.shippedFailed, `repeat`)
+                    + (tally.shippedProblem.map { localized(format: "; once: %@", $0) } ?? "")
                 reference =
-                    "passes in \(tally.referencePassed) of \(`repeat`) runs"
-                    + (tally.referenceProblem.map { "; once: \($0)" } ?? "")
+                    localized(format: "passes in %1$d of %2$d runs", tally.referencePassed, `repeat`)
+                    + (tally.referenceProblem.map { localized(format: "; once: %@", $0) } ?? "")
             }
             let ok =
                 learner[exercise.id] == "as shipped" && tally.shippedProblem == nil
                 && tally.shippedFailed == `repeat` && tally.referenceProblem == nil
                 && tally.referencePassed == `repeat`
             if !ok { bad.append(exercise.id) }
-            rows.append([exercise.id, learner[exercise.id] ?? "", shipped, reference, ok ? "ok" : "FAIL"])
+            rows.append([
+                exercise.id, learner[exercise.id].map(localized) ?? "", shipped, reference, ok ? "ok" : "FAIL",
+            ])
         }
         let widths = header.indices.map { column in ([header] + rows).map { terminalWidth($0[column]) }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -181,13 +187,15 @@ struct Verify: ParsableCommand {
             seconds: total, rounds: roundSeconds, jobs: jobCount, busy: load?.count ?? 0,
             slowestReference: slowest)
         if bad.isEmpty {
-            Style.line(Text.verifyPassed(exercises.map(\.id), repeats: `repeat`) + " (\(figures)).")
+            Style.line(
+                localized(format: "%@ (%@).", Text.verifyPassed(exercises.map(\.id), repeats: `repeat`), figures))
         } else {
             Style.line(Text.verifyFailed(bad, of: exercises.count, figures: figures))
             if learner.values.contains(where: { $0 != "as shipped" }) {
                 Style.line(
-                    "A changed Exercises/ file is a learner's work: `swift run workshop reset NN` keeps a backup of it."
-                )
+                    localized(
+                        "A changed Exercises/ file is a learner's work: `swift run workshop reset NN` keeps a backup of it."
+                    ))
             }
             throw ExitCode(1)
         }
@@ -200,14 +208,21 @@ struct Verify: ParsableCommand {
         return inParallel(list.count, width: jobs) { index in
             let job = list[index]
             let report = runner.check(job.exercise, sources: job.sources)
-            let compiled = report.compiled ? String(format: "compiled in %.1f s, ", report.compileSeconds) : ""
+            let compiled =
+                report.compiled ? localized(format: "compiled in %.1f s", report.compileSeconds) + localized(", ") : ""
             let line = Style.dim(
-                "  \(job.exercise.id) \(job.kind == .shipped ? "as shipped" : "reference "): "
-                    + Self.summary(job, report)
-                    + " (\(compiled)\(String(format: "checks ran in %.1f s", report.runSeconds)))")
+                "  \(job.exercise.id) \(Self.label(job.kind)): " + Self.summary(job, report)
+                    + " (\(compiled)\(localized(format: "checks ran in %.1f s", report.runSeconds)))")
             printing.withLock { Style.line(line) }
             return report
         }.map { $0 ?? ExerciseRunner.Report(results: []) }
+    }
+
+    /// "as shipped" or "reference ", padded to the same width.
+    static func label(_ kind: Job.Kind) -> String {
+        let (shipped, reference) = (localized("as shipped"), localized("reference"))
+        let width = max(terminalWidth(shipped), terminalWidth(reference))
+        return Style.pad(kind == .shipped ? shipped : reference, width)
     }
 
     /// "fails 4 of 5 checks", "passes 5 checks", "DOES NOT COMPILE: ...", "FAILS: <check>".
@@ -216,13 +231,20 @@ struct Verify: ParsableCommand {
         switch job.kind {
         case .shipped:
             if !compiles {
-                return "DOES NOT COMPILE: \(report.results.first?.got.split(separator: "\n").first ?? "")"
+                let first = report.results.first?.got.split(separator: "\n").first ?? ""
+                return localized(format: "DOES NOT COMPILE: %@", String(first))
             }
-            if report.passed { return "PASSES (ships solved)" }
-            return "fails \(report.failed.count) of \(counted(report.results.count, "check"))"
+            if report.passed { return localized("PASSES (ships solved)") }
+            return report.results.count == 1
+                ? localized(format: "fails %d of 1 check", report.failed.count)
+                : localized(format: "fails %1$d of %2$d checks", report.failed.count, report.results.count)
         case .reference:
-            if report.passed { return "passes \(counted(report.results.count, "check"))" }
-            return "FAILS: \(report.failed.first.map { "\($0.name): \($0.got)" } ?? "no checks ran")"
+            if report.passed {
+                return report.results.count == 1
+                    ? localized("passes 1 check") : localized(format: "passes %d checks", report.results.count)
+            }
+            let first = report.failed.first.map { "\($0.name): \($0.got)" } ?? localized("no checks ran")
+            return localized(format: "FAILS: %@", first)
         }
     }
 }

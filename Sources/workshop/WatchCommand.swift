@@ -6,38 +6,40 @@ import Foundation
 /// next one not done when it passes. Polls file times (portable; no file-watching API needed).
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract:
-            "Check an exercise (default: the current one) whenever you save; move on when it passes. Ctrl-C stops."
+        abstract: localized(
+            "Check an exercise (default: the current one) whenever you save; move on when it passes. Ctrl-C stops.")
     )
 
     @Argument(
-        help: ArgumentHelp("The exercise, e.g. 03 or R1 (default: the current one).", valueName: "exercise"),
+        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
         transform: exerciseArgument)
     var exercise: Exercise?
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Stop after this many seconds (0 = until Ctrl-C).", valueName: "seconds"))
+        help: ArgumentHelp(localized("Stop after this many seconds (0 = until Ctrl-C)."), valueName: "seconds"))
     var maxSeconds: Double = 0
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("How often to look at the files, in seconds (0.1-10).", valueName: "seconds"))
+        help: ArgumentHelp(localized("How often to look at the files, in seconds (0.1-10)."), valueName: "seconds"))
     var interval: Double = 0.5
 
-    @Flag(help: "Check the exercise once and stop (exit code 0 when it passes).")
+    @Flag(help: ArgumentHelp(localized("Check the exercise once and stop (exit code 0 when it passes).")))
     var once = false
 
-    @Flag(help: "Do not build the checks' library first.")
+    @Flag(help: ArgumentHelp(localized("Do not build the checks' library first.")))
     var noBuild = false
 
     @OptionGroup var limits: CheckLimits
     @OptionGroup var language: LanguageOption
 
     func validate() throws {
-        guard maxSeconds >= 0 else { throw ValidationError("--max-seconds must be 0 or more (got \(maxSeconds))") }
+        guard maxSeconds >= 0 else {
+            throw ValidationError(localized(format: "--max-seconds must be 0 or more (got %@)", "\(maxSeconds)"))
+        }
         guard (0.1...10).contains(interval) else {
-            throw ValidationError("--interval must be between 0.1 and 10 (got \(interval))")
+            throw ValidationError(localized(format: "--interval must be between 0.1 and 10 (got %@)", "\(interval)"))
         }
     }
 
@@ -70,7 +72,11 @@ struct Watch: ParsableCommand {
             guard now != seen else { continue }
             seen = now
             Style.line()
-            Style.line(Style.dim("Changed: \(workspace.locations(current).joined(separator: ", ")). Checking again..."))
+            Style.line(
+                Style.dim(
+                    localized(
+                        format: "Changed: %@. Checking again...", workspace.locations(current).joined(separator: ", ")))
+            )
             guard check(current) else {
                 announce(current)
                 continue
@@ -87,11 +93,11 @@ struct Watch: ParsableCommand {
             Style.line(List.next(workspace.state(current, progress: workspace.progress())))
             announce(current)
         }
-        Style.line(Style.dim("Stopped after \(maxSeconds) s (--max-seconds)."))
+        Style.line(Style.dim(localized(format: "Stopped after %@ s (--max-seconds).", "\(maxSeconds)")))
     }
 
     func announce(_ exercise: Exercise) {
-        Style.line(Style.dim("Watching \(exercise.directory)/ for changes (Ctrl-C to stop)..."))
+        Style.line(Style.dim(localized(format: "Watching %@/ for changes (Ctrl-C to stop)...", exercise.directory)))
     }
 
     /// Modification time and size of each of the exercise's files.

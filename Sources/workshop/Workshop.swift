@@ -7,13 +7,14 @@ import WorkshopCore
 struct Workshop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workshop",
-        abstract: "Your way through the Sakusaku Workshop: exercises, checks, hints and progress.",
-        discussion: """
+        abstract: localized("Your way through the Sakusaku Workshop: exercises, checks, hints and progress."),
+        discussion: localized(
+            """
             Run it from the package root (or anywhere inside it): `swift run workshop`. Your progress \
             is kept in .workshop-progress at the package root (git ignores it). WORKSHOP_ROOT points \
             the CLI at another copy of the workshop. NO_COLOR turns colour off. \
             `--lang ja` (or a Japanese locale, LANG=ja_JP.UTF-8) speaks Japanese; `--lang en` English.
-            """,
+            """),
         subcommands: [
             List.self, Start.self, Next.self, Check.self, Hint.self, Watch.self, Reset.self, Solution.self, Verify.self,
             Join.self, Leave.self, Send.self, Present.self, Docs.self,
@@ -39,7 +40,7 @@ struct Workshop: ParsableCommand {
                 index += 1
             }
             if let value, Language(rawValue: value.lowercased()) == nil {
-                exit(withError: ValidationError("--lang takes en or ja (got \"\(value)\")"))
+                exit(withError: ValidationError(localized(format: "--lang takes en or ja (got \"%@\")", value)))
             }
         }
         main(arguments)
@@ -48,11 +49,12 @@ struct Workshop: ParsableCommand {
     /// A word that is no command's name reaches `list` (the default command), which says so
     /// and names the commands.
     static func unknownCommand(_ word: String) -> ExitCode {
-        Style.warnLine("workshop: there is no command \"\(word)\". The commands are:")
+        Style.warnLine(localized(format: "workshop: there is no command \"%@\". The commands are:", word))
         for command in configuration.subcommands {
             Style.warnLine("  \(Style.pad(command._commandName, 9)) \(command.configuration.abstract)")
         }
-        Style.warnLine("For example: swift run workshop check \(ExerciseCatalog.exercises.first?.id ?? "NN")")
+        Style.warnLine(
+            localized(format: "For example: swift run workshop check %@", ExerciseCatalog.exercises.first?.id ?? "NN"))
         return ExitCode(64)
     }
 }
@@ -60,7 +62,8 @@ struct Workshop: ParsableCommand {
 /// "R9", "09" or "9": an exercise id as typed; an unknown one is a usage error that lists the ids.
 func exerciseArgument(_ text: String) throws -> Exercise {
     guard let exercise = ExerciseCatalog.exercise(id: text) else {
-        throw ValidationError("there is no exercise \"\(text)\". The exercises are \(ExerciseCatalog.ids).")
+        throw ValidationError(
+            localized(format: "there is no exercise \"%@\". The exercises are %@.", text, "\(ExerciseCatalog.ids)"))
     }
     return exercise
 }
