@@ -88,9 +88,11 @@ final class Lesson02JapaneseTests: XCTestCase {
     }
 
     func testJSONStaysEnglish() throws {
-        let english = try XCTUnwrap(try lesson02(short + ["--json"]).document)
-        let japanese = try XCTUnwrap(try lesson02(short + ["--json", "--lang", "ja"]).document)
-        let local = try XCTUnwrap(try lesson02(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)
+        // The three variants without the comparison loops: the document's shape is the same, in a third of the time.
+        let json = short + ["--json", "--no-compare"]
+        let english = try XCTUnwrap(try lesson02(json).document)
+        let japanese = try XCTUnwrap(try lesson02(json + ["--lang", "ja"]).document)
+        let local = try XCTUnwrap(try lesson02(json, locale: ["LANG": "ja_JP.UTF-8"]).document)
         for document in [japanese, local] {
             XCTAssertEqual(document.object.keys.sorted(), english.object.keys.sorted())
             XCTAssertEqual(document.variantNames, english.variantNames)
