@@ -12,18 +12,17 @@ private func localized(_ english: String, _ arguments: any CVarArg...) -> String
 struct Lesson03: LessonProgram, NetworkDefaults {
     static let configuration = CommandConfiguration(
         commandName: "lesson03",
-        abstract: "GCD queues: a public timeline and its icons, fetched on the main thread and then on queues.",
-        discussion: """
-            The no-thread variant fetches the timeline and every icon on the main thread, so the \
-            Screen freezes until each screenful is in. The threaded variant fetches on a timeline queue \
-            and an image queue and hands each result to the main queue, so the Screen keeps drawing. \
-            The async variant does the same job the Swift 6 way: a task on the main actor that awaits \
-            the timeline and a task group for the icons, with no queue or thread of its own.
-            As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), \
-            the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste).
-            Source: "Grand Central Dispatchで楽々マルチスレッド" and "iPhoneアプリのサクサク感が出ない件について" \
-            (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md).
-            """
+        abstract: localized(
+            "GCD queues: a public timeline and its icons, fetched on the main thread and then on queues."),
+        discussion: localized(
+            "The no-thread variant fetches the timeline and every icon on the main thread, so the Screen freezes until each screenful is in. The threaded variant fetches on a timeline queue and an image queue and hands each result to the main queue, so the Screen keeps drawing. The async variant does the same job the Swift 6 way: a task on the main actor that awaits the timeline and a task group for the icons, with no queue or thread of its own."
+        ) + "\n"
+            + localized(
+                "As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste)."
+            ) + "\n"
+            + localized(
+                "Source: \"Grand Central Dispatchで楽々マルチスレッド\" and \"iPhoneアプリのサクサク感が出ない件について\" (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md)."
+            )
     )
     static let number = "03"
     static let title = "GCD queues: timeline and icons"
@@ -33,28 +32,35 @@ struct Lesson03: LessonProgram, NetworkDefaults {
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson03>
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Timeline entries to fetch (1-500).", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp(localized("Timeline entries to fetch (1-500)."), valueName: "n"))
     var rows = 20
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Icon fetches that may run at once in the threaded and async variants (1-16; the article's serial image queue is 1).",
+            localized(
+                "Icon fetches that may run at once in the threaded and async variants (1-16; the article's serial image queue is 1)."
+            ),
             valueName: "k"))
     var imageWidth = 1
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Rows that fit on the screen; only they get icons (1-500).", valueName: "n"))
+        help: ArgumentHelp(localized("Rows that fit on the screen; only they get icons (1-500)."), valueName: "n"))
     var visibleRows = 8
 
     @Option(
         help: ArgumentHelp(
-            "The user's scrolls, each made once the screen has settled: moves like 'down 8' or 'up 8', separated by commas, or 'none'.",
+            localized(
+                "The user's scrolls, each made once the screen has settled: moves like 'down 8' or 'up 8', separated by commas, or 'none'."
+            ),
             valueName: "moves"))
     var scroll = "down 8, down 8, up 8, up 8"
 
-    @Flag(help: "Do not keep fetched icons: a row scrolled back into view fetches its icon again.")
+    @Flag(
+        help: ArgumentHelp(
+            localized("Do not keep fetched icons: a row scrolled back into view fetches its icon again.")))
     var noCache = false
 
     func validate() throws {

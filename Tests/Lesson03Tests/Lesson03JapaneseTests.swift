@@ -42,4 +42,16 @@ final class Lesson03JapaneseTests: XCTestCase {
             XCTAssertTrue(takeaway.hasPrefix("Queues did not make the network faster"), takeaway)
         }
     }
+
+    func testHelpIsJapanese() throws {
+        let help = try lesson03(["--help", "--lang", "ja"]).stdout
+        for japanese in [
+            "GCD のキュー: 公開タイムラインとアイコン", "no-thread はタイムラインもアイコンもすべてメインスレッドで取得する",
+            "取得するタイムラインの投稿数", "取得したアイコンを残しません", "実行するバリアント",
+        ] {
+            XCTAssertTrue(help.contains(japanese), "no \"\(japanese)\" in\n\(help)")
+        }
+        let english = try lesson03(["--help"]).stdout
+        XCTAssertTrue(english.contains("Timeline entries to fetch (1-500)."), english)
+    }
 }
