@@ -84,7 +84,7 @@ public enum AccountParsing {
 
     public static func text(_ body: FetchedBody) throws -> String {
         guard let text = String(data: body.data, encoding: .utf8) else {
-            throw FetchError.malformed("not UTF-8", url: body.url)
+            throw FetchError.malformed(localized("not UTF-8"), url: body.url)
         }
         return text
     }

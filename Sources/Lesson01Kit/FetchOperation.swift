@@ -192,7 +192,7 @@ public struct FetchedBody: Sendable, Equatable {
     /// that is not JSON fails here, with a clear reason, before anyone parses it.
     func requireJSON() throws(FetchError) {
         guard mimeType == "application/json" else {
-            throw .malformed("expected JSON, got \(mimeType ?? "no content type")", url: url)
+            throw .malformed(localized("expected JSON, got %@", mimeType ?? localized("no content type")), url: url)
         }
     }
 }

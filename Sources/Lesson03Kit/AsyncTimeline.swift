@@ -55,7 +55,7 @@ public struct AsyncTimeline: Sendable {
         }
         return try trace.measure("decode timeline", lane: "task pool") { () throws(FetchError) in
             do { return try JSONDecoder().decode([TimelineEntry].self, from: data) } catch {
-                throw .malformed("not the timeline's JSON (\(error))", url: url.absoluteString)
+                throw .malformed(localized("not the timeline's JSON (%@)", "\(error)"), url: url.absoluteString)
             }
         }
     }

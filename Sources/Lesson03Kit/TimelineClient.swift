@@ -17,7 +17,7 @@ public struct TimelineClient: Sendable {
         let url = endpoint.url("/timeline?count=\(count)")
         let data = try fetcher.fetchBlocking(url, cancelToken: cancelToken)
         do { return try JSONDecoder().decode([TimelineEntry].self, from: data) } catch {
-            throw .malformed("not the timeline's JSON (\(error))", url: url.absoluteString)
+            throw .malformed(localized("not the timeline's JSON (%@)", "\(error)"), url: url.absoluteString)
         }
     }
 

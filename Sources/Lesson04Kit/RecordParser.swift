@@ -16,7 +16,9 @@ public struct ParseFailure: Error, CustomStringConvertible, Equatable {
     public let api: String
     public let line: Int
     public let reason: String
-    public var description: String { "the \(api) XML is malformed at line \(line): \(reason)" }
+    public var description: String {
+        localized("the %1$@ XML is malformed at line %2$@: %3$@", api, String(line), reason)
+    }
 }
 
 /// Turns an API's XML into records with `XMLParser` (SAX style, as the article's libxml2
@@ -48,8 +50,8 @@ public final class RecordParser: NSObject, XMLParserDelegate {
             throw ParseFailure(
                 api: api.name, line: parser.lineNumber,
                 reason: delegate.sawRoot
-                    ? "the document ends with \(delegate.depth) element(s) still open"
-                    : "no XML elements at all")
+                    ? localized("the document ends with %@ element(s) still open", String(delegate.depth))
+                    : localized("no XML elements at all"))
         }
         return delegate.records
     }

@@ -54,4 +54,16 @@ final class Lesson03JapaneseTests: XCTestCase {
         let english = try lesson03(["--help"]).stdout
         XCTAssertTrue(english.contains("Timeline entries to fetch (1-500)."), english)
     }
+
+    /// Errors from the server or the connection are said in Japanese (the URL stays as it is).
+    func testServerErrorsAreExplainedInJapanese() throws {
+        for (fault, japanese) in [("500", "HTTP 500 を返しました"), ("drop", "応答の途中で接続が切れました")] {
+            let arguments = short + ["--fault", fault, "--timeout", "2", "--variant", "threaded", "--lang", "ja"]
+            let outcome = try LessonBinary("lesson03").run(arguments, timeout: 60)
+            XCTAssertEqual(outcome.status, 1, outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("threaded 版が失敗しました"), outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains(japanese), "\(fault): no \"\(japanese)\" in\n\(outcome.stderr)")
+            XCTAssertEqual(EnglishSentences.lines(in: outcome.stderr), [], outcome.stderr)
+        }
+    }
 }

@@ -19,17 +19,22 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The server kept redirecting (URLSession's limit, or `RedirectLimit.maximum`).
     case tooManyRedirects(url: String)
 
+    /// In the program's language (`--json` forces English); the reasons stored in the cases stay
+    /// English (they are compared in tests) and are looked up when shown.
     public var description: String {
         switch self {
-        case .badURL(let text): "not a usable http(s) URL: '\(text)'"
-        case .httpStatus(let code, let url): "the server answered HTTP \(code) for \(url)"
-        case .timedOut(let url, let seconds): "timed out after \(seconds.formattedSeconds) s waiting for \(url)"
-        case .transport(let reason, let url): "\(reason) (\(url))"
-        case .notHTTP(let url): "\(url) gave a response that is not HTTP"
-        case .malformed(let why, let url): "the body of \(url) is not what we expected: \(why)"
-        case .cancelled(let url): "cancelled: \(url)"
+        case .badURL(let text): localized(format: "not a usable http(s) URL: '%@'", text)
+        case .httpStatus(let code, let url):
+            localized(format: "the server answered HTTP %1$@ for %2$@", String(code), url)
+        case .timedOut(let url, let seconds):
+            localized(format: "timed out after %1$@ s waiting for %2$@", seconds.formattedSeconds, url)
+        case .transport(let reason, let url): "\(localized(reason)) (\(url))"
+        case .notHTTP(let url): localized(format: "%@ gave a response that is not HTTP", url)
+        case .malformed(let why, let url):
+            localized(format: "the body of %1$@ is not what we expected: %2$@", url, localized(why))
+        case .cancelled(let url): localized(format: "cancelled: %@", url)
         case .tooManyRedirects(let url):
-            "too many redirects from \(url): does the server redirect to itself?"
+            localized(format: "too many redirects from %@: does the server redirect to itself?", url)
         }
     }
 
@@ -62,7 +67,8 @@ public enum FetchError: Error, CustomStringConvertible, Equatable, Sendable {
             let said = nsError.localizedDescription
             let vague = said.isEmpty || said.hasPrefix("The operation could not be completed")
             if said.contains("unencoding") || said.contains("decompress") {
-                self = .malformed("the body could not be decompressed, corrupt gzip (\(said))", url: url)
+                self = .malformed(
+                    localized(format: "the body could not be decompressed, corrupt gzip (%@)", said), url: url)
             } else {
                 self = .transport(vague ? "the connection failed (URLSession error \(nsError.code))" : said, url: url)
             }
