@@ -25,7 +25,7 @@ func lesson(_ number: String) -> [Target] {
 }
 
 /// The lessons whose programs speak Japanese (`--lang ja`, or a Japanese locale).
-let localizedLessons: Set<String> = ["03", "05", "06"]
+let localizedLessons: Set<String> = ["03", "05", "06", "07"]
 let lessons = ["01", "02", "03", "04", "05", "06", "07"]
 let lessonKits: [Target.Dependency] = lessons.map { .target(name: "Lesson\($0)Kit") }
 

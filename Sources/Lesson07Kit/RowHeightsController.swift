@@ -30,8 +30,9 @@ final class RowHeightsController: LessonController {
                 let height = cache.height(ofRow: row)
                 return TableRow(text: texts[row], detail: (cache.isMeasured(row) ? "" : "~") + format(height) + "pt")
             }
-            screen.status =
-                "content height \(format(contentHeight)) pt; \(cache.measuredCount) of \(cache.rowCount) rows measured"
+            screen.status = localized(
+                "content height %@ pt; %d of %d rows measured", format(contentHeight), cache.measuredCount,
+                cache.rowCount)
         }
     }
 
