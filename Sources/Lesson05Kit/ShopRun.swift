@@ -153,7 +153,9 @@ public enum ShopRun {
                         + (launch.wireBytes.map { localized(", %d bytes on the wire", $0) } ?? "")
                 } + ["  " + localized("(the timeline below is the first launch's)")]
         }
-        run.notes += first.notes.filter { $0.hasPrefix("cancelled at") || $0.hasPrefix("finished before the cancel") }
+        // The first launch's only notes are the harness's cancel summary ("cancelled at ...", or
+        // "finished before the cancel ..."): taken whole, whatever language it is written in.
+        run.notes += first.notes
         return run
     }
 }

@@ -18,7 +18,9 @@ public final class SaveController: LessonController {
 
     override public var isFinished: Bool { super.isFinished || allSaved }
     override public var progress: String {
-        "\(results.count) of \(counted(SaveStrategy.allCases.count, "strategy", plural: "strategies")) done"
+        localized(
+            SaveStrategy.allCases.count == 1 ? "%d of %d strategy done" : "%d of %d strategies done", results.count,
+            SaveStrategy.allCases.count)
     }
     /// The Screen shows no rows here, only the save's progress: a save that failed before it
     /// began (its files could not be made) has no figures worth a table.

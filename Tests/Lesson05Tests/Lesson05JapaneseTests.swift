@@ -23,7 +23,7 @@ final class Lesson05JapaneseTests: XCTestCase {
                 "async: ProductCache アクターが先読みする間に", "最初の起動: 注文はダウンロード(200)",
                 "2 回目の起動: 注文はキャッシュ、期限内", "翌日の起動: 注文はキャッシュ、再検証(304)", "時間の使われ方", "指標",
                 "商品 300 個の先読みは", "再起動では全体をダウンロードし直さず", "最大フリーズは",
-                "データベース用のキューの代わりにアクター",
+                "データベース用のキューの代わりにアクター", "status: 注文: ダウンロード(200)", "status: 注文 200 件、合計 ¥",
             ] {
                 XCTAssertTrue(output.contains(japanese), "\(locale) \(arguments): no \"\(japanese)\" in\n\(output)")
             }
