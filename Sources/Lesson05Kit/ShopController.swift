@@ -38,7 +38,9 @@ public final class ShopController: LessonController {
             screen.table.reloadData(count: min(visibleRows, orders.count)) { index in
                 let order = orders[index]
                 return TableRow(
-                    text: "order \(order.id): \(order.quantity) x \(order.product.name)  ¥\(order.totalYen)",
+                    text: localized(
+                        "order %@: %@ x %@  ¥%@", "\(order.id)", "\(order.quantity)", order.product.name,
+                        "\(order.totalYen)"),
                     detail: order.product.code)
             }
         }

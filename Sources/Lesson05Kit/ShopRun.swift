@@ -91,7 +91,7 @@ public enum ShopRun {
         cancelAfter: Double?
     ) -> VariantRun<Launch> {
         let before = setup.endpoint.server?.stats
-        let app = ShopController(title: "shop, \(name) (\(variant.rawValue))", output: output)
+        let app = ShopController(title: localized("shop, %@ (%@)", localized(name), variant.rawValue), output: output)
         let job = LaunchJob(
             databasePath: setup.databasePath, ordersURL: setup.ordersURL, fetcher: fetcher, trace: app.trace)
         var run = VariantRun.perform(

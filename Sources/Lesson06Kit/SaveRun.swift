@@ -60,7 +60,7 @@ public enum SaveRun {
         }
         // Made after the setup, so that the trace's clock starts with the run.
         let controller = SaveController(
-            job: job, title: "saving \(job.rows) rows (\(variant.rawValue))", output: settings.output)
+            job: job, title: localized("saving %d rows (%@)", job.rows, variant.rawValue), output: settings.output)
         var watcher: CountWatcher?
         // With a cancel: the rows the job had written when the tap was handled, read on main's
         // own connections after the variant's cancel ran (evidence from the files, not the

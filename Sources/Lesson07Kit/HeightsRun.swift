@@ -49,7 +49,8 @@ public enum HeightsRun {
     @MainActor
     public static func perform(_ variant: Variant, settings: Settings) -> VariantRun<HeightsDetails> {
         let controller = RowHeightsController(
-            title: "\(settings.rows) rows, heights by sizing cell (\(variant.rawValue))", output: settings.output,
+            title: localized("%d rows, heights by sizing cell (%@)", settings.rows, variant.rawValue),
+            output: settings.output,
             texts: texts(count: settings.rows), estimatedHeight: settings.estimatedHeight)
         let cellWidth = Double(settings.width)
         let threaded = ThreadedHeights(chunkSize: settings.chunkSize)
