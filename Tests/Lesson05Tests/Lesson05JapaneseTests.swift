@@ -31,6 +31,14 @@ final class Lesson05JapaneseTests: XCTestCase {
         }
     }
 
+    func testACancelIsReportedInJapanese() throws {
+        let output = try lesson05(short + ["--cancel-after", "0.01", "--lang", "ja"]).stdout
+        for japanese in ["0.01 秒でキャンセル: ", "キャンセルのあと: リクエスト", "キャンセル: no-thread は"] {
+            XCTAssertTrue(output.contains(japanese), "no \"\(japanese)\" in\n\(output)")
+        }
+        XCTAssertEqual(EnglishSentences.lines(in: output), [])
+    }
+
     func testJSONStaysEnglish() throws {
         let english = try XCTUnwrap(try lesson05(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson05(short + ["--json", "--lang", "ja"]).document)

@@ -50,6 +50,15 @@ final class Lesson06JapaneseTests: XCTestCase {
         XCTAssertEqual(EnglishSentences.lines(in: withoutSQLite(output)), [])
     }
 
+    func testACancelIsReportedInJapanese() throws {
+        let output = try lesson06(["--rows", "5000", "--variant", "threaded", "--cancel-after", "0.05", "--lang", "ja"])
+            .stdout
+        for japanese in ["0.05 秒でキャンセル: ", "キャンセルのあと: ", "キャンセル: threaded は"] {
+            XCTAssertTrue(output.contains(japanese), "no \"\(japanese)\" in\n\(output)")
+        }
+        XCTAssertEqual(EnglishSentences.lines(in: withoutSQLite(output)), [])
+    }
+
     func testJSONStaysEnglish() throws {
         let english = try XCTUnwrap(try lesson06(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson06(short + ["--json", "--lang", "ja"]).document)

@@ -43,6 +43,15 @@ final class Lesson07JapaneseTests: XCTestCase {
         XCTAssertEqual(EnglishSentences.lines(in: output), [])
     }
 
+    func testACancelIsReportedInJapanese() throws {
+        let output = try lesson07(["--rows", "10000", "--variant", "async", "--cancel-after", "0.01", "--lang", "ja"])
+            .stdout
+        for japanese in ["0.01 秒でキャンセル: ", "キャンセルのあと: ", "キャンセル: async は"] {
+            XCTAssertTrue(output.contains(japanese), "no \"\(japanese)\" in\n\(output)")
+        }
+        XCTAssertEqual(EnglishSentences.lines(in: output), [])
+    }
+
     func testJSONStaysEnglish() throws {
         let english = try XCTUnwrap(try lesson07(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson07(short + ["--json", "--lang", "ja"]).document)

@@ -108,18 +108,19 @@ extension LessonProgram {
     static func cancelTakeaway(_ runs: [VariantRun<Details>]) -> String {
         let parts = runs.map { run -> String in
             guard let at = run.seconds(.cancelAtSeconds), let handled = run.seconds(.cancelHandledSeconds) else {
-                return "\(run.name) finished before the cancel"
+                return localized(format: "%@ finished before the cancel", run.name)
             }
             let when =
                 handled - at < 0.02
-                ? "handled the tap at once"
-                : String(format: "handled the tap %.2f s late (main was busy)", handled - at)
-            let requests = run.count(.requestsAfterCancel).map { counted($0, "request") + ", " } ?? ""
-            return "\(run.name) \(when) and stopped "
-                + String(format: "%.2f s after it", run.seconds(.stoppedAfterCancelSeconds) ?? 0)
-                + " (after the cancel: \(requests)\(counted(run.count(.rowsAfterCancel) ?? 0, "row")))"
+                ? localized("handled the tap at once")
+                : localized(format: "handled the tap %.2f s late (main was busy)", handled - at)
+            let requests = run.count(.requestsAfterCancel).map { cancelCounted(requests: $0) + localized(", ") } ?? ""
+            return localized(
+                format: "%@ %@ and stopped %.2f s after it (after the cancel: %@%@)", run.name, when,
+                run.seconds(.stoppedAfterCancelSeconds) ?? 0, requests,
+                cancelCounted(rows: run.count(.rowsAfterCancel) ?? 0))
         }
-        return "Cancel: " + listed(parts) + "."
+        return localized(format: "Cancel: %@.", listed(parts))
     }
 }
 

@@ -168,6 +168,14 @@ enum WorkEnding {
     }
 }
 
+/// "1 request", "3 requests" in what the harness says about a cancel (`counted`, translated).
+func cancelCounted(requests: Int) -> String {
+    localized(format: requests == 1 ? "%d request" : "%d requests", requests)
+}
+
+/// "1 row", "0 rows" in what the harness says about a cancel (`counted`, translated).
+func cancelCounted(rows: Int) -> String { localized(format: rows == 1 ? "%d row" : "%d rows", rows) }
+
 /// What happened after the user's Cancel, in the run's figures.
 struct CancelOutcome {
     /// Seconds the harness keeps watching after the work says it has stopped (plus two
@@ -202,16 +210,17 @@ struct CancelOutcome {
     /// "cancelled at 0.30 s, handled at once, stopped 0.01 s later; after the cancel: 0 requests, 0 rows"
     var summary: String {
         guard let handledAt else {
-            return "finished before the cancel at \(cancelAt.formattedSeconds) s: nothing to cancel"
+            return localized(format: "finished before the cancel at %@ s: nothing to cancel", cancelAt.formattedSeconds)
         }
         let handled =
             handledAt - cancelAt < 0.02
-            ? "handled at once"
-            : String(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
-        let stopped = String(format: "work stopped %.2f s after the tap", max(0, stoppedAt - cancelAt))
-        let requestsText = requests.map { counted($0, "request") } ?? "requests not counted (not our server)"
-        return "cancelled at \(cancelAt.formattedSeconds) s, \(handled), \(stopped); "
-            + "after the cancel: \(requestsText), \(counted(rows, "row"))"
+            ? localized("handled at once")
+            : localized(format: "handled %.2f s later (the main thread was busy)", handledAt - cancelAt)
+        let stopped = localized(format: "work stopped %.2f s after the tap", max(0, stoppedAt - cancelAt))
+        let requestsText = requests.map(cancelCounted(requests:)) ?? localized("requests not counted (not our server)")
+        return localized(
+            format: "cancelled at %@ s, %@, %@; after the cancel: %@, %@", cancelAt.formattedSeconds, handled, stopped,
+            requestsText, cancelCounted(rows: rows))
     }
 
     /// The run's failure when something happened after the cancel that a cancel promises not
@@ -219,9 +228,12 @@ struct CancelOutcome {
     /// already have been on their way when the tap came).
     var lateWork: String? {
         var late: [String] = []
-        if let requests, requests > requestsAtOnce { late.append("\(counted(requests, "request")) reached the server") }
-        if rows > 0 { late.append("\(counted(rows, "row")) changed on the Screen") }
-        return late.isEmpty ? nil : "after the cancel at \(cancelAt.formattedSeconds) s, " + listed(late)
+        if let requests, requests > requestsAtOnce {
+            late.append(localized(format: "%@ reached the server", cancelCounted(requests: requests)))
+        }
+        if rows > 0 { late.append(localized(format: "%@ changed on the Screen", cancelCounted(rows: rows))) }
+        return late.isEmpty
+            ? nil : localized(format: "after the cancel at %@ s, %@", cancelAt.formattedSeconds, listed(late))
     }
 }
 
