@@ -7,8 +7,8 @@ let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package
 /// One lesson, three targets: `LessonNNKit` holds the lesson's idea (its tests and the exercise
 /// checks import it), `lessonNN` is the program (`swift run lessonNN`), `LessonNNTests` its tests.
 func lesson(_ number: String) -> [Target] {
-    // Japanese texts (Resources/ja.lproj/Localizable.strings) so far in these lessons' targets.
-    let resources: [Resource]? = localizedLessons.contains(number) ? [.process("Resources")] : nil
+    // Each speaks Japanese too: Resources/ja.lproj/Localizable.strings (see WorkshopCore's Localization/Localized.swift).
+    let resources: [Resource] = [.process("Resources")]
     return [
         .target(name: "Lesson\(number)Kit", dependencies: ["WorkshopCore"], resources: resources),
         .executableTarget(
@@ -24,8 +24,6 @@ func lesson(_ number: String) -> [Target] {
     ]
 }
 
-/// The lessons whose programs speak Japanese (`--lang ja`, or a Japanese locale).
-let localizedLessons: Set<String> = ["01", "02", "03", "04"]
 let lessons = ["01", "02", "03", "04", "05", "06", "07"]
 let lessonKits: [Target.Dependency] = lessons.map { .target(name: "Lesson\($0)Kit") }
 

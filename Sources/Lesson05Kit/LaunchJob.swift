@@ -49,7 +49,7 @@ public struct LaunchJob: Sendable {
         clock = Stopwatch()
         let orders = try trace.measure("parse, dictionary") { try OrderParsing.parse(body, index: index) }
         let cachedSeconds = clock.elapsed
-        guard naive == orders else { throw LessonFailure("the two parses disagree: a bug in the lesson") }
+        guard naive == orders else { throw LessonFailure(localized("the two parses disagree: a bug in the lesson")) }
         return Parsed(
             orders: orders, naiveSeconds: naiveSeconds, naiveQueries: table.queriesIssued, cachedSeconds: cachedSeconds)
     }

@@ -56,7 +56,7 @@ actor ProductCache {
             try OrderParsing.parse(body, index: index)
         }
         let cachedSeconds = clock.elapsed
-        guard naive == orders else { throw LessonFailure("the two parses disagree: a bug in the lesson") }
+        guard naive == orders else { throw LessonFailure(localized("the two parses disagree: a bug in the lesson")) }
         return LaunchJob.Parsed(
             orders: orders, naiveSeconds: naiveSeconds, naiveQueries: table.queriesIssued - queriesBefore,
             cachedSeconds: cachedSeconds)

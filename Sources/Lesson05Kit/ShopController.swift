@@ -17,12 +17,14 @@ public final class ShopController: LessonController {
 
     override public var isFinished: Bool { super.isFinished || parsed != nil }
     override public var progress: String {
-        "orders \(fetched == nil ? "not in" : "in"), products \(preloaded == nil ? "not loaded" : "loaded")"
+        localized(
+            "orders %@, products %@", localized(fetched == nil ? "not in" : "in"),
+            localized(preloaded == nil ? "not loaded" : "loaded"))
     }
 
     func ordersArrived(_ outcome: RevalidatingFetcher.Outcome) {
         fetched = outcome
-        screen.status = "orders: \(outcome.source.rawValue)"
+        screen.status = localized("orders: %@", localized(outcome.source.rawValue))
     }
 
     func productsLoaded(_ preloaded: LaunchJob.Preloaded) {
@@ -36,12 +38,16 @@ public final class ShopController: LessonController {
             screen.table.reloadData(count: min(visibleRows, orders.count)) { index in
                 let order = orders[index]
                 return TableRow(
-                    text: "order \(order.id): \(order.quantity) x \(order.product.name)  ¥\(order.totalYen)",
+                    text: localized(
+                        "order %@: %@ x %@  ¥%@", "\(order.id)", "\(order.quantity)", order.product.name,
+                        "\(order.totalYen)"),
                     detail: order.product.code)
             }
         }
         let total = orders.reduce(0) { $0 + $1.totalYen }
-        screen.status = "\(orders.count) orders, ¥\(total) in all (orders: \(fetched?.source.rawValue ?? "?"))"
+        screen.status = localized(
+            "%d orders, ¥%ld in all (orders: %@)", orders.count, total,
+            fetched.map { localized($0.source.rawValue) } ?? "?")
     }
 
     /// A step failed: the launch cannot show its orders, so nothing else is waited for.

@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson05Kit's table (`Sources/Lesson05Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// One launch of the app and what it left behind.
 public struct Launch: Sendable {
     public var name: String
@@ -86,7 +91,7 @@ public enum ShopRun {
         cancelAfter: Double?
     ) -> VariantRun<Launch> {
         let before = setup.endpoint.server?.stats
-        let app = ShopController(title: "shop, \(name) (\(variant.rawValue))", output: output)
+        let app = ShopController(title: localized("shop, %@ (%@)", localized(name), variant.rawValue), output: output)
         let job = LaunchJob(
             databasePath: setup.databasePath, ordersURL: setup.ordersURL, fetcher: fetcher, trace: app.trace)
         var run = VariantRun.perform(
@@ -134,16 +139,23 @@ public enum ShopRun {
             .cancelAtSeconds, .cancelHandledSeconds, .stoppedAfterCancelSeconds, .requestsAfterCancel, .rowsAfterCancel,
         ]
         run.metrics += first.metrics.filter { cancelKeys.contains($0.0) }
-        run.failure = runs.lazy.compactMap { launch in launch.failure.map { "\(launch.name): \($0)" } }.first
+        run.failure =
+            runs.lazy.compactMap { launch in launch.failure.map { "\(localized(launch.name)): \($0)" } }
+            .first
         if run.gotStarted {
             run.notes =
                 details.launches.map { launch in
-                    "  \(launch.name): orders from \(launch.source?.rawValue ?? "nowhere"), "
-                        + counted(launch.requests, "request")
-                        + (launch.wireBytes.map { ", \($0) bytes on the wire" } ?? "")
-                } + ["  (the timeline below is the first launch's)"]
+                    "  "
+                        + localized(
+                            launch.requests == 1
+                                ? "%1$@: orders from %2$@, %3$d request" : "%1$@: orders from %2$@, %3$d requests",
+                            localized(launch.name), localized(launch.source?.rawValue ?? "nowhere"), launch.requests)
+                        + (launch.wireBytes.map { localized(", %d bytes on the wire", $0) } ?? "")
+                } + ["  " + localized("(the timeline below is the first launch's)")]
         }
-        run.notes += first.notes.filter { $0.hasPrefix("cancelled at") || $0.hasPrefix("finished before the cancel") }
+        // The first launch's only notes are the harness's cancel summary ("cancelled at ...", or
+        // "finished before the cancel ..."): taken whole, whatever language it is written in.
+        run.notes += first.notes
         return run
     }
 }
@@ -202,34 +214,37 @@ extension ShopRun {
         guard let launches = runs.first?.details.launches, let parsed = launches.first?.parsed,
             let preloaded = launches.first?.preloaded
         else { return "" }
-        var text = String(
-            format: """
-                Pre-loading %d products took %.3f s (1 query) and cut parsing %d orders from %.3f s \
-                (%d queries) to %.3f s;
-                """, preloaded.index.count, preloaded.seconds, parsed.orders.count, parsed.naiveSeconds,
+        var text = localized(
+            """
+            Pre-loading %d products took %.3f s (1 query) and cut parsing %d orders from %.3f s \
+            (%d queries) to %.3f s;
+            """, preloaded.index.count, preloaded.seconds, parsed.orders.count, parsed.naiveSeconds,
             parsed.naiveQueries, parsed.cachedSeconds)
-        text +=
-            " the relaunches sent \(listed(launches.dropFirst().map { counted($0.requests, "request") }))"
-            + " instead of a full download"
+        let requests = launches.dropFirst().map {
+            localized($0.requests == 1 ? "%d request" : "%d requests", $0.requests)
+        }
+        text += localized(" the relaunches sent %@ instead of a full download", listed(requests))
         // Only an in-process server can count the bytes it wrote; with --server, say nothing.
         let bytes = launches.compactMap(\.wireBytes)
-        text += bytes.count == launches.count ? " (wire: \(bytes.map { "\($0) B" }.joined(separator: " / ")))." : "."
+        text +=
+            bytes.count == launches.count
+            ? localized(" (wire: %@).", bytes.map { "\($0) B" }.joined(separator: " / ")) : localized(".")
         let stall = { (run: VariantRun<ShopDetails>) in run.seconds(.mainThreadMaxStallSeconds) ?? 0 }
         let total = { (run: VariantRun<ShopDetails>) in run.seconds(.totalSeconds) ?? 0 }
         let (plain, queued) = (runs.run(.noThread), runs.run(.threaded))
         if let plain, let queued {
-            text += String(
-                format: " Off the main thread, the worst freeze went from %.2f s to %.3f s.", stall(plain),
-                stall(queued))
+            text += localized(
+                " Off the main thread, the worst freeze went from %.2f s to %.3f s.", stall(plain), stall(queued))
         }
         if let tasks = runs.run(.async) {
-            text += String(format: " async: worst freeze %.3f s, total %.2f s", stall(tasks), total(tasks))
+            var awaited = localized(" async: worst freeze %.3f s, total %.2f s", stall(tasks), total(tasks))
             if let queued {
-                text += ", " + VariantComparison.verdict(tasks, against: queued, otherName: "the queues")
+                awaited += localized(
+                    ", %@", VariantComparison.verdict(tasks, against: queued, otherName: localized("the queues")))
             } else if let plain {
-                text += String(format: " against the main thread's %.2f s freeze", stall(plain))
+                awaited += localized(" against the main thread's %.2f s freeze", stall(plain))
             }
-            text += ", with an actor instead of a database queue."
+            text += localized("%@, with an actor instead of a database queue.", awaited)
         }
         return text
     }

@@ -16,8 +16,8 @@ public struct ShopSetup: LessonSetup {
 
     /// What the server says about reusing the orders, for the banner.
     public var cacheControl: String {
-        guard let server = endpoint.server else { return "its own Cache-Control" }
-        return server.knobs.maxAgeSeconds.map { "Cache-Control: max-age=\($0)" } ?? "no Cache-Control"
+        guard let server = endpoint.server else { return localized("its own Cache-Control") }
+        return server.knobs.maxAgeSeconds.map { "Cache-Control: max-age=\($0)" } ?? localized("no Cache-Control")
     }
 
     /// Makes a scratch folder and the products database in it (setup, not measured). With

@@ -109,7 +109,7 @@ public enum ArticleSession {
     public static func transcript(_ outcomes: [Outcome]) -> String {
         var lines: [String] = []
         for (number, outcome) in outcomes.enumerated() {
-            lines.append("-- \(number + 1). \(outcome.step.title)")
+            lines.append("-- \(number + 1). \(localized(outcome.step.title))")
             lines.append("sqlite> \(outcome.step.typed)")
             if let error = outcome.error { lines.append("Error: \(error)") }
             lines.append("sqlite> select * from tblA order by id;")

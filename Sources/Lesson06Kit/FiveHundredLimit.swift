@@ -87,13 +87,27 @@ public enum FiveHundredLimit {
     }
 
     static func report(_ f: Findings) -> String {
-        """
-        SQLite \(f.libraryVersion): compound SELECT limit \(f.compoundSelectLimit) terms, \(f.variableLimit) bound values per statement.
-          INSERT ... SELECT with \(f.compoundSelectLimit) UNION ALL terms: \(f.compoundAtLimitWorked ? "ok" : "failed")
-          INSERT ... SELECT with \(f.compoundSelectLimit + 1) terms: \(f.compoundOverLimitError.map { "Error: \($0)" } ?? "ok")
-          INSERT ... VALUES with \(f.compoundSelectLimit + 1) rows: \(f.valuesOverCompoundLimitWorked ? "ok (VALUES is exempt since SQLite 3.8.8)" : "failed")
-          with the limit lowered to \(f.oldVariableLimit) values: VALUES with \(f.oldVariableLimit / 3 + 1) rows: \(f.tooManyVariablesError.map { "Error: \($0)" } ?? "ok")
-          the batcher reads that limit: \(f.batchedRowsPerStatement) rows per statement, 1,000 rows in \(f.batchedStatements) statements, \(f.batchedRowsWritten) written
-        """
+        // SQLite's own error messages stay as SQLite (and the sqlite3 shell) prints them.
+        let (ok, failed) = (localized("ok"), localized("failed"))
+        return [
+            localized(
+                "SQLite %@: compound SELECT limit %d terms, %d bound values per statement.", f.libraryVersion,
+                f.compoundSelectLimit, f.variableLimit),
+            localized(
+                "  INSERT ... SELECT with %d UNION ALL terms: %@", f.compoundSelectLimit,
+                f.compoundAtLimitWorked ? ok : failed),
+            localized(
+                "  INSERT ... SELECT with %d terms: %@", f.compoundSelectLimit + 1,
+                f.compoundOverLimitError.map { "Error: \($0)" } ?? ok),
+            localized(
+                "  INSERT ... VALUES with %d rows: %@", f.compoundSelectLimit + 1,
+                f.valuesOverCompoundLimitWorked ? localized("ok (VALUES is exempt since SQLite 3.8.8)") : failed),
+            localized(
+                "  with the limit lowered to %d values: VALUES with %d rows: %@", f.oldVariableLimit,
+                f.oldVariableLimit / 3 + 1, f.tooManyVariablesError.map { "Error: \($0)" } ?? ok),
+            localized(
+                "  the batcher reads that limit: %d rows per statement, 1,000 rows in %d statements, %d written",
+                f.batchedRowsPerStatement, f.batchedStatements, f.batchedRowsWritten),
+        ].joined(separator: "\n")
     }
 }

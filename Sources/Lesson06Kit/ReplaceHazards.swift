@@ -83,12 +83,20 @@ public enum ReplaceHazards {
     }
 
     static func report(_ way: Way, _ findings: Findings) -> String {
-        """
-        \(way.rawValue): row now \(findings.rowAfter)
-          rowid \(findings.rowidBefore) -> \(findings.rowidAfter)\(findings.rowidBefore == findings.rowidAfter ? " (same row)" : " (a new row)")
-          replies \(findings.childrenBefore) -> \(findings.childrenAfter)\(findings.childrenAfter < findings.childrenBefore ? " (ON DELETE CASCADE removed them)" : "")
-          delete trigger fired \(findings.deletesLogged) time(s)
-          the reader's remembered rowid finds: \(findings.readerSees ?? "nothing (its row was deleted)")
-        """
+        let sameRow = findings.rowidBefore == findings.rowidAfter
+        let cascaded = findings.childrenAfter < findings.childrenBefore
+        return [
+            localized("%@: row now %@", way.rawValue, findings.rowAfter),
+            localized(
+                "  rowid %d -> %d%@", findings.rowidBefore, findings.rowidAfter,
+                localized(sameRow ? " (same row)" : " (a new row)")),
+            localized(
+                "  replies %d -> %d%@", findings.childrenBefore, findings.childrenAfter,
+                cascaded ? localized(" (ON DELETE CASCADE removed them)") : ""),
+            localized("  delete trigger fired %d time(s)", findings.deletesLogged),
+            localized(
+                "  the reader's remembered rowid finds: %@",
+                findings.readerSees ?? localized("nothing (its row was deleted)")),
+        ].joined(separator: "\n")
     }
 }

@@ -18,35 +18,39 @@ public final class SaveController: LessonController {
 
     override public var isFinished: Bool { super.isFinished || allSaved }
     override public var progress: String {
-        "\(results.count) of \(counted(SaveStrategy.allCases.count, "strategy", plural: "strategies")) done"
+        localized(
+            SaveStrategy.allCases.count == 1 ? "%d of %d strategy done" : "%d of %d strategies done", results.count,
+            SaveStrategy.allCases.count)
     }
     /// The Screen shows no rows here, only the save's progress: a save that failed before it
     /// began (its files could not be made) has no figures worth a table.
     override public var gotStarted: Bool { screen.table.placeholder != nil }
 
     func showSaving() {
-        showLoading("saving \(job.rows) rows four ways...")
+        showLoading(localized("saving %d rows four ways...", job.rows))
     }
 
     // The main thread's own work is recorded too (not the count reads: one every frame would
     // mark every cell of the text timeline, though each takes a fraction of a millisecond).
     func showCommitted(_ rows: Int, of strategy: SaveStrategy) {
         trace.measure("show progress") {
-            let read = countsReadOnMain[strategy].map { "; main thread reads count = \($0)" } ?? ""
-            screen.status = "\(strategy.rawValue): \(rows) of \(job.rows(for: strategy)) rows committed\(read)"
+            let read = countsReadOnMain[strategy].map { localized("; main thread reads count = %d", $0) } ?? ""
+            screen.status = localized(
+                "%@: %d of %d rows committed%@", localized(strategy.rawValue), rows, job.rows(for: strategy), read)
         }
     }
 
     func showResult(_ result: BulkSave.Result) {
         trace.measure("show result") {
             results.append(result)
-            screen.status =
-                "\(result.strategy.rawValue): \(result.rows) rows in \(String(format: "%.2f", result.seconds)) s"
+            screen.status = localized(
+                "%@: %d rows in %@ s", localized(result.strategy.rawValue), result.rows,
+                String(format: "%.2f", result.seconds))
         }
     }
 
     func showFinished() {
         allSaved = true
-        showLoading("saved")
+        showLoading(localized("saved"))
     }
 }

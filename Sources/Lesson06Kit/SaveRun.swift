@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson06Kit's table (`Sources/Lesson06Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// What a lesson 06 run leaves behind besides its metrics.
 public struct SaveDetails: Sendable {
     public var results: [BulkSave.Result] = []
@@ -51,11 +56,11 @@ public enum SaveRun {
             }
             try prepare(databases)
         } catch {
-            setupFailure = "setup failed: \(error)"
+            setupFailure = localized("setup failed: %@", "\(error)")
         }
         // Made after the setup, so that the trace's clock starts with the run.
         let controller = SaveController(
-            job: job, title: "saving \(job.rows) rows (\(variant.rawValue))", output: settings.output)
+            job: job, title: localized("saving %d rows (%@)", job.rows, variant.rawValue), output: settings.output)
         var watcher: CountWatcher?
         // With a cancel: the rows the job had written when the tap was handled, read on main's
         // own connections after the variant's cancel ran (evidence from the files, not the
@@ -71,7 +76,7 @@ public enum SaveRun {
             switch variant {
             case .threaded, .async:
                 do { watcher = try CountWatcher(controller: controller, databases: databases) } catch {
-                    return controller.fail("main-thread read failed: \(error)")
+                    return controller.fail(localized("main-thread read failed: %@", "\(error)"))
                 }
                 watcher?.start()
                 if variant == .async {
@@ -104,7 +109,10 @@ public enum SaveRun {
             let late = max(0, written.count() - writtenAtCancel)
             run.metrics.append((.rowsCommittedAfterCancel, .count(late)))
             if late > 0, run.failure == nil {
-                run.failure = "after the cancel, \(counted(late, "row")) were committed to the database"
+                run.failure = localized(
+                    late == 1
+                        ? "after the cancel, %d row were committed to the database"
+                        : "after the cancel, %d rows were committed to the database", late)
             }
         }
         return run
@@ -117,26 +125,26 @@ public enum SaveRun {
         let perRow = speeds.details.speed(of: .perRowCommit)
         let batched = speeds.details.speed(of: .multiRowBatches)
         let periodWay = speeds.details.speed(of: .updateThenInsert)
-        let fast = String(
-            format: """
-                Batching is what made the save fast (%.0f rows/s one row per commit, %.0f rows/s in multi-row batches, \
-                %.0fx; the pre-3.24 update-then-insert in one transaction: %.0f rows/s).
-                """, perRow, batched, perRow > 0 ? batched / perRow : 0, periodWay)
+        let fast = localized(
+            """
+            Batching is what made the save fast (%.0f rows/s one row per commit, %.0f rows/s in multi-row batches, \
+            %.0fx; the pre-3.24 update-then-insert in one transaction: %.0f rows/s).
+            """, perRow, batched, perRow > 0 ? batched / perRow : 0, periodWay)
         let freezes = runs.map { run in
             let reads = run.details.countReadsOnMain
-            let watched = reads > 0 ? ", \(reads) count reads on main, \(run.details.tornReads.count) torn" : ""
-            return String(format: "%@ %.3f s", run.name, run.screen.maxStallSeconds) + watched
+            let watched =
+                reads > 0 ? localized(", %d count reads on main, %d torn", reads, run.details.tornReads.count) : ""
+            return localized("%@ %.3f s", run.name, run.screen.maxStallSeconds) + watched
         }
-        var alive = "Worst freeze of the Screen: " + freezes.joined(separator: "; ") + "."
+        var alive = localized("Worst freeze of the Screen: %@.", freezes.joined(separator: localized("; ")))
         if let queued = runs.run(.threaded), let actor = runs.run(.async) {
-            alive +=
-                " The writer actor was "
-                + VariantComparison.verdict(actor, against: queued, otherName: "the writer queue")
-                + ", without a queue of our own."
+            alive += localized(
+                " The writer actor was %@, without a queue of our own.",
+                VariantComparison.verdict(actor, against: queued, otherName: localized("the writer queue")))
         } else if runs.count == 1 {
-            alive += " Run all three variants (the default) to compare them."
+            alive += localized(" Run all three variants (the default) to compare them.")
         }
-        return fast + " " + alive
+        return fast + localized(" ") + alive
     }
 
     /// Rows the job has written, in all four files, read on connections of their own: rows

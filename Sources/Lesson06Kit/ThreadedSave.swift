@@ -112,7 +112,7 @@ final class CountWatcher {
                 controller.countsReadOnMain[strategy] = count
                 if !consistent.contains(count) { tornReads.append("\(strategy.rawValue): \(count) rows") }
             } catch {
-                controller.fail("main-thread read failed: \(error)")
+                controller.fail(localized("main-thread read failed: %@", "\(error)"))
             }
         }
     }

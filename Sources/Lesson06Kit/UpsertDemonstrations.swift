@@ -17,7 +17,8 @@ public struct UpsertDemonstrations: LessonSetup {
         do { folder = try ScratchFolder("lesson06") } catch {
             let place = FileManager.default.temporaryDirectory.path
             throw LessonFailure(
-                "cannot make a folder for the database files in \(place): \(error.localizedDescription)")
+                localized(
+                    "cannot make a folder for the database files in %@: %@", place, error.localizedDescription))
         }
         self.folder = folder
         func database(_ name: String) throws -> SQLiteDatabase { try SQLiteDatabase(path: folder.file(name)) }
@@ -28,15 +29,19 @@ public struct UpsertDemonstrations: LessonSetup {
                 return ReplaceHazards.report(way, try ReplaceHazards.run(way, on: database(file)))
             }
             limits = try FiveHundredLimit.run(on: database("limits.sqlite"))
+            let one = localized("== 1. The article's session, replayed on a real file (values bound, not typed in)")
+            let two = localized(
+                "== 2. The same change to row 100 made two ways, with replies (ON DELETE CASCADE), a delete trigger and a reader holding the row"
+            )
             text = """
-                == 1. The article's session, replayed on a real file (values bound, not typed in)
+                \(one)
 
                 \(ArticleSession.transcript(session))
-                == 2. The same change to row 100 made two ways, with replies (ON DELETE CASCADE), a delete trigger and a reader holding the row
+                \(two)
 
                 \(hazards.joined(separator: "\n"))
 
-                == 3. The 500 limit, then and now
+                \(localized("== 3. The 500 limit, then and now"))
 
                 \(FiveHundredLimit.report(limits))
                 """
@@ -62,18 +67,21 @@ public struct UpsertDemonstrations: LessonSetup {
     /// Parts 1 to 3 as a terminal shows them, then what part 4 (the variants) will save.
     public func banner(for job: SaveJob) -> String {
         let perRow = job.perRowCommitBudgetSeconds.map {
-            " at most, for at most \($0.formattedSeconds) s (--full: all)"
+            localized(" at most, for at most %@ s (--full: all)", $0.formattedSeconds)
         }
+        let strategies = localized(
+            """
+            one row per commit: %1$d rows%2$@; one transaction: %3$d; multi-row batches: %4$d in transactions of %5$d; \
+            update, then insert or ignore (before SQLite 3.24): %6$d in one transaction
+            """, job.rows(for: .perRowCommit), perRow ?? "", job.rows, job.rows, job.batchRows, job.rows)
         return """
-            Lesson 06: SQLite upsert (SQLite \(SQLiteDatabase.libraryVersion)).
+            \(localized("Lesson 06: SQLite upsert (SQLite %@).", SQLiteDatabase.libraryVersion))
 
             \(text)
 
-            == 4. Saving \(job.rows) rows (every tenth exists already) four ways, per variant
-            one row per commit: \(job.rows(for: .perRowCommit)) rows\(perRow ?? ""); \
-            one transaction: \(job.rows); multi-row batches: \(job.rows) in transactions of \(job.batchRows); \
-            update, then insert or ignore (before SQLite 3.24): \(job.rows) in one transaction
-            database files in \(folder.path) (removed at the end)
+            \(localized("== 4. Saving %d rows (every tenth exists already) four ways, per variant", job.rows))
+            \(strategies)
+            \(localized("database files in %@ (removed at the end)", folder.path))
             """
     }
 }

@@ -1,6 +1,11 @@
 import Foundation
 import WorkshopCore
 
+/// Text in Lesson07Kit's table (`Sources/Lesson07Kit/Resources/ja.lproj/Localizable.strings`), filled in.
+func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
+
 /// What a lesson 07 run leaves behind besides its metrics.
 public struct HeightsDetails: Sendable {
     /// Every row's measured height (nil: not measured): the result every variant must agree on.
@@ -44,7 +49,8 @@ public enum HeightsRun {
     @MainActor
     public static func perform(_ variant: Variant, settings: Settings) -> VariantRun<HeightsDetails> {
         let controller = RowHeightsController(
-            title: "\(settings.rows) rows, heights by sizing cell (\(variant.rawValue))", output: settings.output,
+            title: localized("%d rows, heights by sizing cell (%@)", settings.rows, variant.rawValue),
+            output: settings.output,
             texts: texts(count: settings.rows), estimatedHeight: settings.estimatedHeight)
         let cellWidth = Double(settings.width)
         let threaded = ThreadedHeights(chunkSize: settings.chunkSize)
@@ -74,22 +80,22 @@ public enum HeightsRun {
     public static func takeaway(_ runs: [VariantRun<HeightsDetails>]) -> String {
         guard let first = runs.first else { return "" }
         guard runs.allSatisfy({ $0.details.heights == first.details.heights }) else {
-            return "The variants measured different heights: the measuring is not the same job every way."
+            return localized("The variants measured different heights: the measuring is not the same job every way.")
         }
         let each = runs.map { run in
-            String(
-                format: "%@: table on screen after %.3f s, worst freeze %.3f s, all measured after %.2f s", run.name,
+            localized(
+                "%@: table on screen after %.3f s, worst freeze %.3f s, all measured after %.2f s", run.name,
                 run.screen.firstRowsSeconds ?? 0, run.screen.maxStallSeconds, run.seconds(.totalSeconds) ?? 0)
         }
-        var text = "The same \(first.details.heights.count) heights \(runs.count == 1 ? "measured" : "every way"); "
-        text += each.joined(separator: "; ") + "."
+        var text = localized(
+            runs.count == 1 ? "The same %d heights measured; %@." : "The same %d heights every way; %@.",
+            first.details.heights.count, each.joined(separator: localized("; ")))
         if let queued = runs.run(.threaded), let tasks = runs.run(.async) {
-            text +=
-                " The task group was "
-                + VariantComparison.verdict(tasks, against: queued, otherName: "the queue")
-                + ", without a queue of our own."
+            text += localized(
+                " The task group was %@, without a queue of our own.",
+                VariantComparison.verdict(tasks, against: queued, otherName: localized("the queue")))
         } else if runs.count == 1 {
-            text += " Run all three variants (the default) to compare them."
+            text += localized(" Run all three variants (the default) to compare them.")
         }
         return text
     }

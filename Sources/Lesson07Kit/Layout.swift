@@ -21,12 +21,13 @@ struct Opening: Equatable, CustomStringConvertible {
     var description: String {
         let how =
             switch settledBy {
-            case .intrinsicWidth: "took its one-line width, \(format(value)): the text will not wrap"
-            case .intrinsicHeight: "took the height of its lines, \(format(value))"
-            case .childrenExtent: "took its children's extent, \(format(value))"
-            case .zero: "AMBIGUOUS: nothing decides it (set to 0)"
+            case .intrinsicWidth: localized("took its one-line width, %@: the text will not wrap", format(value))
+            case .intrinsicHeight: localized("took the height of its lines, %@", format(value))
+            case .childrenExtent: localized("took its children's extent, %@", format(value))
+            case .zero: localized("AMBIGUOUS: nothing decides it (set to 0)")
             }
-        return "\(view).\(quantity) (\(axis.rawValue)) is not fixed by the constraints: \(how)"
+        return localized(
+            "%@.%@ (%@) is not fixed by the constraints: %@", view, quantity, localized(axis.rawValue), how)
     }
 }
 
@@ -45,12 +46,15 @@ enum LayoutError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .contradiction(let axis, let constraints):
-            "these \(axis.rawValue) constraints contradict each other: " + constraints.joined(separator: "; ")
-        case .unrelatedViews(let c): "\(c): the views must be parent and child, siblings, or the same view"
-        case .mixedAxes(let c): "\(c): relates a horizontal attribute to a vertical one"
+            localized(
+                "these %@ constraints contradict each other: %@", localized(axis.rawValue),
+                constraints.joined(separator: "; "))
+        case .unrelatedViews(let c): localized("%@: the views must be parent and child, siblings, or the same view", c)
+        case .mixedAxes(let c): localized("%@: relates a horizontal attribute to a vertical one", c)
         case .edgeWithoutSecondView(let c):
-            "\(c): an edge or centre needs a second view; only width and height can be constants"
-        case .notInTree(let c, let root): "\(c): a view in it is not a subview of \(root) (addSubview first)"
+            localized("%@: an edge or centre needs a second view; only width and height can be constants", c)
+        case .notInTree(let c, let root):
+            localized("%@: a view in it is not a subview of %@ (addSubview first)", c, root)
         }
     }
 }

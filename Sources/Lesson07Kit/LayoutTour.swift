@@ -13,7 +13,7 @@ public struct LayoutTour {
         let parts = [tour.scrollView, tour.contradiction, tour.articleCells, tour.roundedCorners]
         var lines: [String] = []
         for part in parts {
-            do { lines += try part() } catch { lines.append("    error: \(error)") }
+            do { lines += try part() } catch { lines.append("    " + localized("error: %@", "\(error)")) }
         }
         return lines.joined(separator: "\n")
     }
@@ -22,15 +22,19 @@ public struct LayoutTour {
 
     /// 1. The first article, both ways.
     func scrollView() throws -> [String] {
-        var lines = ["1. A word-wrapping label in a scroll view that fills a \(width)-column window"]
+        var lines = [localized("1. A word-wrapping label in a scroll view that fills a %d-column window", width)]
         for pinning in ScrollViewDemo.Pinning.allCases {
             let demo = ScrollViewDemo(pinning: pinning, columns: width)
             let openings = try demo.layout.solve()
-            lines += ["", "  label pinned \(pinning.rawValue) to the scroll view:"] + indent(demo.draw())
+            lines +=
+                ["", localized("  label pinned %@ to the scroll view:", localized(pinning.rawValue))]
+                + indent(demo.draw())
             lines.append(
-                "    label frame \(demo.label.frame), \(demo.label.lines.count) line(s); scroll content \(format(demo.scroll.contentSize.width)) x \(format(demo.scroll.contentSize.height))"
-            )
-            lines += openings.map { "    open: \($0)" }
+                localized(
+                    "    label frame %@, %d line(s); scroll content %@ x %@", "\(demo.label.frame)",
+                    demo.label.lines.count, format(demo.scroll.contentSize.width),
+                    format(demo.scroll.contentSize.height)))
+            lines += openings.map { localized("    open: %@", "\($0)") }
         }
         return lines
     }
@@ -43,11 +47,11 @@ public struct LayoutTour {
         let outcome: String
         do {
             try layout.solve()
-            outcome = "(no error?)"
+            outcome = localized("(no error?)")
         } catch {
-            outcome = "error: \(error)"
+            outcome = localized("error: %@", "\(error)")
         }
-        return ["", "2. The same, plus label.width == 10:", "    " + outcome]
+        return ["", localized("2. The same, plus label.width == 10:"), "    " + outcome]
     }
 
     /// 3. The second article's cells: content (row + 1) x 5 with 10-point margins.
@@ -56,9 +60,10 @@ public struct LayoutTour {
         let heights = try (0..<6).map { try cell.height(forArticleRow: $0) }
         return [
             "",
-            "3. The article's cells, measured with one sizing cell: rows 0-5 are "
-                + heights.map(format).joined(separator: ", ") + " points tall ((row + 1) x 5 + 20)",
-        ] + cell.openings.map { "    open: \($0)" }
+            localized(
+                "3. The article's cells, measured with one sizing cell: rows 0-5 are %@ points tall ((row + 1) x 5 + 20)",
+                heights.map(format).joined(separator: ", ")),
+        ] + cell.openings.map { localized("    open: %@", "\($0)") }
     }
 
     /// 4. The third article: outlines before and after layout.
@@ -66,12 +71,14 @@ public struct LayoutTour {
         let demo = RoundedCornersDemo()
         let before = demo.outlines()
         var lines = [
-            "", "4. Rounding some corners (radius \(format(demo.radius)), clamped to half the shorter side)",
-            "  asked before layout: frames are \(demo.boxes[0].view.frame), so every outline is empty "
-                + "(\(before.filter(\.isEmpty).count) of \(before.count)): the mask would hide the views",
+            "",
+            localized("4. Rounding some corners (radius %@, clamped to half the shorter side)", format(demo.radius)),
+            localized(
+                "  asked before layout: frames are %@, so every outline is empty (%d of %d): the mask would hide the views",
+                "\(demo.boxes[0].view.frame)", before.filter(\.isEmpty).count, before.count),
         ]
         try demo.layout.solve()
-        lines += ["  asked after layout:"] + indent(demo.draw())
+        lines += [localized("  asked after layout:")] + indent(demo.draw())
         if svg {
             for (box, outline) in zip(demo.boxes, demo.outlines()) {
                 lines.append("  \(box.name): <path d=\"\(outline.svgPath)\"/>")

@@ -18,7 +18,11 @@ final class RowHeightsController: LessonController {
     }
 
     override var isFinished: Bool { super.isFinished || cache.isComplete }
-    override var progress: String { "\(cache.measuredCount) of \(counted(cache.rowCount, "row")) measured" }
+    override var progress: String {
+        localized(
+            cache.rowCount == 1 ? "%d of %d row measured" : "%d of %d rows measured", cache.measuredCount,
+            cache.rowCount)
+    }
 
     /// `reloadData`: the table asks every row's height (for its scroll bar) and draws the
     /// visible ones. Estimated heights are marked with "~".
@@ -30,8 +34,9 @@ final class RowHeightsController: LessonController {
                 let height = cache.height(ofRow: row)
                 return TableRow(text: texts[row], detail: (cache.isMeasured(row) ? "" : "~") + format(height) + "pt")
             }
-            screen.status =
-                "content height \(format(contentHeight)) pt; \(cache.measuredCount) of \(cache.rowCount) rows measured"
+            screen.status = localized(
+                "content height %@ pt; %d of %d rows measured", format(contentHeight), cache.measuredCount,
+                cache.rowCount)
         }
     }
 

@@ -47,9 +47,14 @@ struct ScrollViewDemo {
         var canvas = Canvas(columns: Int(window.frame.width), rows: Int(window.frame.height))
         let visible = scroll.frame
         var scrolls: [String] = []
-        if scroll.contentSize.width > visible.width { scrolls.append("→ \(format(scroll.contentSize.width)) wide") }
-        if scroll.contentSize.height > visible.height { scrolls.append("↓ \(format(scroll.contentSize.height)) tall") }
-        canvas.box(window.frame, caption: scrolls.isEmpty ? "" : "scrolls " + scrolls.joined(separator: ", "))
+        if scroll.contentSize.width > visible.width {
+            scrolls.append(localized("→ %@ wide", format(scroll.contentSize.width)))
+        }
+        if scroll.contentSize.height > visible.height {
+            scrolls.append(localized("↓ %@ tall", format(scroll.contentSize.height)))
+        }
+        canvas.box(
+            window.frame, caption: scrolls.isEmpty ? "" : localized("scrolls %@", scrolls.joined(separator: ", ")))
         for (row, line) in label.lines.enumerated() {
             canvas.write(
                 line, column: Int(visible.minX + label.frame.minX), row: Int(visible.minY + label.frame.minY) + row,

@@ -1,14 +1,22 @@
 import ArgumentParser
+import Foundation
 import Lesson05Kit
 import WorkshopCore
+
+/// Text in this program's table (`Sources/lesson05/Resources/ja.lproj/Localizable.strings`), filled in.
+private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
 
 @main
 struct Lesson05: LessonProgram, NetworkDefaults {
     static let configuration = CommandConfiguration(
         commandName: "lesson05",
-        abstract:
-            "Caching: pre-load the local database into a dictionary once, and let a relaunch revalidate instead of downloading again.",
-        discussion: """
+        abstract: localized(
+            "Caching: pre-load the local database into a dictionary once, and let a relaunch revalidate instead of downloading again."
+        ),
+        discussion: localized(
+            """
             Each variant launches a small shop app three times: it fetches orders through an \
             on-disk HTTP cache (max-age, then ETag and 304) and looks up each order's product in \
             SQLite, one query per order and then in a dictionary pre-loaded with one query. The \
@@ -17,7 +25,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             in Swift 6, a task group that awaits the download while an actor pre-loads and parses.
             Source: "Core Data のパフォーマンスをちょっとだけ調べてみた" (2010-05-30) and \
             "iPhoneアプリのサクサク感が出ない件について" (the lesson text gives the details: Lessons/05-caching.md, in Japanese Lessons/ja/05-caching.md).
-            """
+            """)
     )
     static let number = "05"
     static let title = "Caching: pre-loaded rows and HTTP revalidation"
@@ -27,18 +35,22 @@ struct Lesson05: LessonProgram, NetworkDefaults {
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson05>
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Products in the local database (100-200000).", valueName: "k"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(localized("Products in the local database (100-200000)."), valueName: "k"))
     var products = 5_000
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Orders the API returns, each naming one product (1-50000).", valueName: "m"))
+        help: ArgumentHelp(localized("Orders the API returns, each naming one product (1-50000)."), valueName: "m"))
     var orders = 3_000
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Cache-Control max-age the in-process server sends (0-3600 s; 0 sends none, so every relaunch revalidates).",
+            localized(
+                "Cache-Control max-age the in-process server sends (0-3600 s; 0 sends none, so every relaunch revalidates)."
+            ),
             valueName: "seconds"))
     var maxAge = 300
 
@@ -46,7 +58,8 @@ struct Lesson05: LessonProgram, NetworkDefaults {
         for (flag, value, range) in [
             ("--products", products, 100...200_000), ("--orders", orders, 1...50_000), ("--max-age", maxAge, 0...3_600),
         ] where !range.contains(value) {
-            throw ValidationError("\(flag) must be between \(range.lowerBound) and \(range.upperBound) (got \(value))")
+            throw ValidationError(
+                localized("%@ must be between %d and %d (got %d)", flag, range.lowerBound, range.upperBound, value))
         }
     }
 
@@ -55,21 +68,24 @@ struct Lesson05: LessonProgram, NetworkDefaults {
     }
 
     func banner(_ setup: ShopSetup) -> String {
-        """
-        Lesson 05: caching. \(orders) orders from \(setup.ordersURL.absoluteString),
-        each naming one of \(products) products kept in SQLite (\(setup.databasePath)).
-        Server: \(setup.endpoint.linkDescription), ETag always, \(setup.cacheControl).
-        HTTP cache: a small on-disk cache (HTTPDiskCache); URLCache on Linux stores nothing.
-        """
+        localized("Lesson 05: caching. %1$d orders from %2$@,", orders, setup.ordersURL.absoluteString) + "\n"
+            + localized("each naming one of %1$d products kept in SQLite (%2$@).", products, setup.databasePath) + "\n"
+            + localized(
+                "Server: %1$@, ETag always, %2$@.", setup.endpoint.linkDescription, setup.cacheControl) + "\n"
+            + localized("HTTP cache: a small on-disk cache (HTTPDiskCache); URLCache on Linux stores nothing.")
     }
 
     func describe(_ variant: Variant) -> String {
         switch variant {
         case .threaded:
-            "threaded: fetch on network-queue while database-queue pre-loads, parse on parse-queue, UI on main; three launches"
+            localized(
+                "threaded: fetch on network-queue while database-queue pre-loads, parse on parse-queue, UI on main; three launches"
+            )
         case .async:
-            "async: fetch awaited while the ProductCache actor pre-loads, parse on the actor, UI on the main actor; three launches"
-        case .noThread: "no-thread: fetch, pre-load and parse, all on the main thread; three launches"
+            localized(
+                "async: fetch awaited while the ProductCache actor pre-loads, parse on the actor, UI on the main actor; three launches"
+            )
+        case .noThread: localized("no-thread: fetch, pre-load and parse, all on the main thread; three launches")
         }
     }
 

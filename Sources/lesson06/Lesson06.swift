@@ -1,14 +1,22 @@
 import ArgumentParser
+import Foundation
 import Lesson06Kit
 import WorkshopCore
+
+/// Text in this program's table (`Sources/lesson06/Resources/ja.lproj/Localizable.strings`), filled in.
+private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
+    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
+}
 
 @main
 struct Lesson06: LessonProgram {
     static let configuration = CommandConfiguration(
         commandName: "lesson06",
-        abstract:
-            "SQLite upsert: the article's sqlite3 session replayed, why insert or replace is a delete, and a bulk save that never freezes the Screen.",
-        discussion: """
+        abstract: localized(
+            "SQLite upsert: the article's sqlite3 session replayed, why insert or replace is a delete, and a bulk save that never freezes the Screen."
+        ),
+        discussion: localized(
+            """
             The no-thread variant saves N rows four ways (one row per commit, one transaction, \
             multi-row batches sized from SQLite's variable limit, and the pre-3.24 update then \
             insert or ignore) on the main thread, so the Screen freezes. The threaded variant does \
@@ -17,51 +25,59 @@ struct Lesson06: LessonProgram {
             a writer actor owns the connection and a main-actor task awaits each save.
             Sources: "Sqliteで既に存在するかもしれないprimary keyを持つ複数valesを一括insert" and \
             "Core Data では モデルの delete - insert をしない方が良い" (2010-05-24); see Lessons/06-sqlite-upsert.md, in Japanese Lessons/ja/06-sqlite-upsert.md.
-            """
+            """)
     )
     static let number = "06"
     static let title = "SQLite upsert: batches on a writer queue"
 
     @OptionGroup var common: LessonOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Rows to upsert in the bulk save (1-1000000).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(localized("Rows to upsert in the bulk save (1-1000000)."), valueName: "n"))
     var rows = 100_000
 
     @Flag(
-        help:
-            "Run 'one row per commit' over all rows too (slow: one disk sync per row). By default it does the first 1000, for at most 1.5 s, and reports its speed from those."
+        help: ArgumentHelp(
+            localized(
+                "Run 'one row per commit' over all rows too (slow: one disk sync per row). By default it does the first 1000, for at most 1.5 s, and reports its speed from those."
+            ))
     )
     var full = false
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Rows per transaction in the multi-row strategy (1-1000000).", valueName: "k"))
+        help: ArgumentHelp(localized("Rows per transaction in the multi-row strategy (1-1000000)."), valueName: "k"))
     var batchRows = 10_000
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more).",
+            localized(
+                "Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more)."
+            ),
             valueName: "values"))
     var variableLimit: Int?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Extra seconds each commit takes, to play a slow phone's storage (0-1).", valueName: "seconds"))
+            localized("Extra seconds each commit takes, to play a slow phone's storage (0-1)."), valueName: "seconds"))
     var commitLatency = 0.0
 
     func validate() throws {
         for (flag, value) in [("--rows", rows), ("--batch-rows", batchRows)] where !(1...1_000_000).contains(value) {
-            throw ValidationError("\(flag) must be between 1 and 1000000 (got \(value))")
+            throw ValidationError(localized("%@ must be between 1 and 1000000 (got %d)", flag, value))
         }
         guard (0...1).contains(commitLatency) else {
-            throw ValidationError("--commit-latency must be between 0 and 1 second (got \(commitLatency))")
+            throw ValidationError(
+                localized("--commit-latency must be between 0 and 1 second (got %@)", "\(commitLatency)"))
         }
         if let variableLimit, variableLimit < ArticleSchema.columns.count {
             throw ValidationError(
-                "--variable-limit must be at least \(ArticleSchema.columns.count), one row's values (got \(variableLimit))"
-            )
+                localized(
+                    "--variable-limit must be at least %d, one row's values (got %d)", ArticleSchema.columns.count,
+                    variableLimit))
         }
     }
 
@@ -77,10 +93,14 @@ struct Lesson06: LessonProgram {
     func describe(_ variant: Variant) -> String {
         switch variant {
         case .threaded:
-            "threaded: every strategy on writer-queue (own connection, WAL); main draws and reads the row count each frame"
+            localized(
+                "threaded: every strategy on writer-queue (own connection, WAL); main draws and reads the row count each frame"
+            )
         case .async:
-            "async: every strategy in a writer actor (own connection, WAL), awaited by a main-actor task; main reads the row count each frame"
-        case .noThread: "no-thread: every strategy on the main thread"
+            localized(
+                "async: every strategy in a writer actor (own connection, WAL), awaited by a main-actor task; main reads the row count each frame"
+            )
+        case .noThread: localized("no-thread: every strategy on the main thread")
         }
     }
 

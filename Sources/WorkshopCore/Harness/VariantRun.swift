@@ -120,7 +120,10 @@ extension VariantRun {
             ] + measured.appleFigures(runSeconds: total)
         var notes: [String] = []
         if !ending.stopped {
-            failure = failure ?? "its work was still running \(WorkEnding.limit.formattedSeconds) s after the run ended"
+            failure =
+                failure
+                ?? localized(
+                    format: "its work was still running %@ s after the run ended", WorkEnding.limit.formattedSeconds)
         }
         if let cancelAfter {
             // Work that did not say it was still running (a block nobody counted, a request
