@@ -15,7 +15,7 @@ import XCTest
 ///   this test is about the words `workshop` puts around them;
 /// - ArgumentParser's own words in `--help` and errors ("Show help information.", "See
 ///   'workshop help <subcommand>' for detailed help."): the parser has no Japanese of its own.
-/// And commands are taken out of the lines before counting ("swift run workshop hint 07",
+/// And commands are taken out of the lines before counting ("swift run workshop hint NN",
 /// anything in backquotes): they are what the learner types, the same in every language.
 final class WorkshopJapaneseOutputTests: XCTestCase {
     var workspace: TestWorkspace!
