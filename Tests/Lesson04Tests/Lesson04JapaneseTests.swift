@@ -36,7 +36,8 @@ final class Lesson04JapaneseTests: XCTestCase {
     }
 
     func testTheCancelReportIsJapanese() throws {
-        for (arguments, locale) in ways {
+        // --lang ja only: the locale is asked for in the tests above; each cancelled run takes seconds.
+        for (arguments, locale) in ways.prefix(1) {
             let output = try lesson04(
                 ["--latency", "0.05", "--bandwidth", "40000", "--cancel-after", "0.1", "--control-seconds", "0.1"]
                     + arguments, locale: locale
