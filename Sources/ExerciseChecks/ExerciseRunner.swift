@@ -104,8 +104,9 @@ public struct ExerciseRunner: Sendable {
         }
         let one = exercise.files.count == 1
         let compileExpected =
-            (one ? "your file compiles" : "your files compile")
-            + " with the check's driver, which uses \(exercise.uses)"
+            one
+            ? text(format: "your file compiles with the check's driver, which uses %@", exercise.uses)
+            : text(format: "your files compile with the check's driver, which uses %@", exercise.uses)
         let started = monotonicSeconds()
         let built: Built
         switch build(exercise, sources: sources, variant: .checks) {
@@ -141,6 +142,8 @@ public struct ExerciseRunner: Sendable {
         }
         // The program's own children (R1's workloads) end before it is stopped.
         environment[Subprocess.deadlineVariable] = String(Date().timeIntervalSince1970 + runTimeout)
+        // The checks' texts in the runner's language, whatever the locale the program inherits says.
+        environment[CheckText.languageVariable] = japanese ? Language.ja.rawValue : Language.en.rawValue
         // The files as checked, for a check about the source itself (what it must not say):
         // the compile folder is gone by now, and the files may be no file on disk (a test's copy).
         let sourcesFolder = cacheDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
@@ -165,7 +168,8 @@ public struct ExerciseRunner: Sendable {
             ])
         }
         let compiledResult = CheckResult(
-            name: Self.compileCheck, passed: true, expected: compileExpected, got: one ? "it does" : "they do", hint: 0)
+            name: Self.compileCheck, passed: true, expected: compileExpected,
+            got: one ? text("it does") : text("they do"), hint: 0)
         let results =
             ExerciseDriver.results(in: outcome.stdout)
             ?? [stoppedResult(outcome, exercise: exercise, sources: sources, hints: hints)]
@@ -380,6 +384,14 @@ public struct ExerciseRunner: Sendable {
                 hint: 0)
         }
         return crashResult(outcome, hints: hints)
+    }
+
+    /// A text of the checks' table (Resources/ja.lproj) in the runner's language.
+    func text(_ english: String) -> String { CheckText.string(english, in: japanese ? .ja : .en) }
+
+    /// A format of the checks' table in the runner's language, filled in.
+    func text(format english: String, _ arguments: any CVarArg...) -> String {
+        String(format: text(english), locale: nil, arguments: arguments)
     }
 
     /// English or Japanese, as the runner speaks.
