@@ -52,3 +52,7 @@ extension CheckResult {
     /// The check's name in the checks' language, for printing (`name` stays the English one).
     public var displayName: String { localized(name) }
 }
+
+/// A text that is not the checks' own (a line a workload prints, a ThreadSanitizer report),
+/// word for word: itself in English, in 「」 in Japanese.
+func quoted(_ text: String) -> String { localized(format: "%@", text) }
