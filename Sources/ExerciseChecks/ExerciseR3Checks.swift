@@ -88,7 +88,7 @@ public enum ExerciseR3Checks {
             name: attributesCheck, passed: found.isEmpty, expected: expected,
             got: found.isEmpty
                 ? localized("neither")
-                : found.prefix(2).joined(separator: "; ")
+                : found.prefix(2).map(quoted).joined(separator: "; ")
                     + (found.count > 2 ? localized(format: " (and %d more)", found.count - 2) : ""),
             hint: 1)
     }
