@@ -85,7 +85,8 @@ public enum ExerciseR2Checks {
     }
 
     static func describe(_ counts: [String: Int], _ names: [String]) -> String {
-        names.map { "\($0) \(localized(count: counts[$0] ?? 0, "%d time", "%d times"))" }.joined(separator: ", ")
+        names.map { "\($0) \(localized(count: counts[$0] ?? 0, "%d time", "%d times"))" }.joined(
+            separator: localized(", "))
     }
 
     /// Runs every check against caches made by `makeCache`.
