@@ -11,7 +11,7 @@ import XCTest
 final class CheckTextJapaneseTests: XCTestCase {
     static let slowTier = ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1"
     /// Checked in the fast tier: four of the lessons' own exercises (not a lettered second
-    /// one), from the third on: a queue, gzip, a database, SQL flags (today 03 to 06).
+    /// one), from the third on: a queue, gzip, a database, SQL flags.
     static var quick: [Exercise] {
         Array(Subject.all.filter { $0.lesson != nil && $0.id.last?.isNumber == true }.dropFirst(2).prefix(4))
     }
@@ -116,7 +116,7 @@ final class CheckTextJapaneseTests: XCTestCase {
             let check = try WorkshopBinary.run(["check", id], root: workspace.root, changes: ["LANG": "ja_JP.UTF-8"])
             XCTAssertEqual(check.status, 1, "\(id) as shipped fails: \(check.stdout)\(check.stderr)")
             XCTAssertTrue(check.stdout.contains("FAIL"), check.stdout)
-            // The commands a line suggests ("swift run workshop hint 03 1") are not sentences.
+            // The commands a line suggests (`swift run workshop hint`, its id and number) are not sentences.
             // Nor are the messages quoted word for word in 「」 (Swift's, Foundation's, SQLite's errors).
             let prose = check.stdout.replacingOccurrences(
                 of: #"swift run [^\n]*"#, with: "", options: .regularExpression
