@@ -109,8 +109,8 @@ public struct ExerciseRunner: Sendable {
         let one = exercise.files.count == 1
         let compileExpected =
             one
-            ? text(format: "your file compiles with the check's driver, which uses %@", exercise.uses)
-            : text(format: "your files compile with the check's driver, which uses %@", exercise.uses)
+            ? text(format: "your file compiles with the check's driver, which uses %@", text(exercise.uses))
+            : text(format: "your files compile with the check's driver, which uses %@", text(exercise.uses))
         let started = monotonicSeconds()
         let built: Built
         switch build(exercise, sources: sources, variant: .checks) {

@@ -33,7 +33,8 @@ final class CheckTextJapaneseTests: XCTestCase {
 
     /// Every English text the checks translate: the literal right after `localized(`,
     /// `localized(format:`, the plural of `localized(count:`, the runner's `text(` and
-    /// `text(format:`, and every check's name (literal names, and the catalog's).
+    /// `text(format:`, and every check's name (literal names, and the catalog's) and what
+    /// each exercise's driver uses (the catalog's, shown by the compile check).
     static func englishKeys() throws -> [String: String] {
         var keys: [String: String] = [:]
         let patterns = [
@@ -57,6 +58,7 @@ final class CheckTextJapaneseTests: XCTestCase {
         }
         for exercise in ExerciseCatalog.exercises {
             for name in exercise.checks { keys[name] = "the catalog's checks of \(exercise.id)" }
+            keys[exercise.uses] = "the catalog's uses of \(exercise.id)"
         }
         for name in [ExerciseRunner.compileCheck, ExerciseRunner.finishCheck, ExerciseRunner.crashCheck] {
             keys[name] = "ExerciseRunner.swift"
