@@ -435,11 +435,12 @@ public struct ExerciseRunner: Sendable {
         let offMain =
             outcome.stderr.contains("Block was expected to execute on queue")
             || outcome.stderr.contains("dispatch_assert_queue")
-        var got = ended.describeEnd(timeout: runTimeout)
+        // How it ended and the runtime's own message, word for word (in 「」 in Japanese).
+        var got = text(format: "%@", ended.describeEnd(timeout: runTimeout))
         if let fatal = lines.first(where: { $0.contains("Fatal error") || $0.contains("Precondition failed") })
             ?? lines.first(where: { $0.hasPrefix("*** Program crashed") })
         {
-            got += ": " + fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
+            got += ": " + text(format: "%@", fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* ")))
         }
         if let place = Self.crashSite(lines) { got += text(format: ", in %@", place) }
         var expected = text("the checks run to the end")
