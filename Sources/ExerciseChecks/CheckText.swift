@@ -24,9 +24,12 @@ public enum CheckText {
     /// The language of the checks' texts: the runner's in a check program, the program's own elsewhere.
     public static var language: Language { asked ?? Localized.language }
 
-    /// `english` in `language` (itself when there is no entry).
+    /// `english` in `language` (itself when there is no entry). English never touches the
+    /// bundle: SwiftPM's accessor stops the program when it finds none (a build folder moved
+    /// after it was built), and English must work whatever happens to the resources.
     static func string(_ english: String, in language: Language) -> String {
-        Localized.string(english, bundle: .module, in: language)
+        guard language != .en else { return english }
+        return Localized.string(english, bundle: .module, in: language)
     }
 }
 
