@@ -52,7 +52,8 @@ let workshopTargets: [Target] = [
     // only fail its own check. The files as shipped and the references are in Tests/ExerciseFiles.
     //
     // Every exercise's checks, the catalog (title, lesson, files, hints, driver) and the runner.
-    .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore"]),
+    // Its Japanese texts (check names, wanted, got): Resources/ja.lproj/Localizable.strings (see CheckText.swift).
+    .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore"], resources: [.process("Resources")]),
     // `swift run workshop`: list, start, check, hint, watch, reset, solution, verify, present.
     // Its Japanese texts: Resources/ja.lproj/Localizable.strings (key: the English text).
     .executableTarget(

@@ -27,7 +27,8 @@ public struct CheckResult: Sendable, Codable, Equatable, CustomStringConvertible
     /// A check the program did not get to.
     public static func notRun(_ name: String) -> CheckResult {
         CheckResult(
-            name: name, passed: false, expected: "", got: "not run: the program stopped before this check", hint: 0,
+            name: name, passed: false, expected: "", got: localized("not run: the program stopped before this check"),
+            hint: 0,
             notRun: true)
     }
 

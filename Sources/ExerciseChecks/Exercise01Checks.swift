@@ -34,7 +34,7 @@ public enum Exercise01Checks {
         do { baseURL = try server.start() } catch {
             return [
                 CheckResult(
-                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    name: "fixture server starts", passed: false, expected: localized("a server on 127.0.0.1"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -56,9 +56,9 @@ public enum Exercise01Checks {
         }
         func describe(_ result: Result<AccountProfile, any Error>?) -> String {
             switch result {
-            case nil: "no output (the step did not run, or stored nothing)"
-            case .success(let profile)?: "the profile of \(profile.name)"
-            case .failure(let error)?: "failure \(error)"
+            case nil: localized("no output (the step did not run, or stored nothing)")
+            case .success(let profile)?: localized(format: "the profile of %@", profile.name)
+            case .failure(let error)?: localized(format: "failure %@", "\(error)")
             }
         }
 
@@ -114,23 +114,34 @@ public enum Exercise01Checks {
         return [
             CheckResult(
                 name: "waits for its fetch", passed: waited,
-                expected: "the step is not ready before its fetch has run, and its output is the profile of aoi",
+                expected: localized(
+                    "the step is not ready before its fetch has run, and its output is the profile of aoi"),
                 got: !finished1
-                    ? "the queue did not finish within 10 s"
-                    : (readyTooSoon ? "the step was ready to run before its fetch had run; then " : "")
-                        + describe(got1), hint: 1),
+                    ? localized("the queue did not finish within 10 s")
+                    : readyTooSoon
+                        ? localized(
+                            format: "the step was ready to run before its fetch had run; then %@", describe(got1))
+                        : describe(got1), hint: 1),
             CheckResult(
                 name: "a failed fetch is passed on", passed: finished2 && passedOn && parsesAfterFailure == 0,
-                expected: "after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called",
-                got: "\(describe(got2)), parse called \(counted(parsesAfterFailure, "time"))", hint: 2),
+                expected: localized("after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called"),
+                got: localized(
+                    format: "%1$@, parse called %2$@", describe(got2),
+                    localized(count: parsesAfterFailure, "%d time", "%d times")), hint: 2),
             CheckResult(
                 name: "a cancelled fetch is passed on", passed: finished3 && cancelledOn && parsesAfterCancel == 0,
-                expected: "fetch cancelled before it ran: .sourceCancelled and parse never called",
-                got: "\(describe(got3)), parse called \(counted(parsesAfterCancel, "time"))", hint: 2),
+                expected: localized("fetch cancelled before it ran: .sourceCancelled and parse never called"),
+                got: localized(
+                    format: "%1$@, parse called %2$@", describe(got3),
+                    localized(count: parsesAfterCancel, "%d time", "%d times")), hint: 2),
             CheckResult(
                 name: "each step runs once", passed: finished4 && good == pairCount && parsesMany == pairCount,
-                expected: "\(pairCount) fetch/step pairs at width 2: \(pairCount) profiles, \(pairCount) parse calls",
-                got: "\(counted(good, "profile")), \(counted(parsesMany, "parse call"))", hint: 3),
+                expected: localized(
+                    format: "%1$d fetch/step pairs at width 2: %2$d profiles, %3$d parse calls", pairCount, pairCount,
+                    pairCount),
+                got: localized(
+                    format: "%1$@, %2$@", localized(count: good, "%d profile", "%d profiles"),
+                    localized(count: parsesMany, "%d parse call", "%d parse calls")), hint: 3),
         ]
     }
 

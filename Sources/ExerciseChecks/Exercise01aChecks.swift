@@ -205,16 +205,17 @@ public enum Exercise01aChecks {
     }
 
     static func describe(_ error: (any Error)?) -> String {
-        guard let error else { return "it returned normally" }
-        return error is CancellationError ? "it threw CancellationError" : "it threw \(error)"
+        guard let error else { return localized("it returned normally") }
+        return error is CancellationError
+            ? localized("it threw CancellationError") : localized(format: "it threw %@", "\(error)")
     }
 
     static func sideBySide(_ run: Run) -> CheckResult {
         let peak = run.service.peakInFlight(of: ["user", "items"])
         return CheckResult(
             name: "the user and the items are fetched side by side", passed: peak == 2,
-            expected: "after login, the user and the items requests in flight at the same time",
-            got: "at most \(peak) of them in flight at once", hint: 1)
+            expected: localized("after login, the user and the items requests in flight at the same time"),
+            got: localized(format: "at most %d of them in flight at once", peak), hint: 1)
     }
 
     @MainActor
@@ -223,11 +224,15 @@ public enum Exercise01aChecks {
         return CheckResult(
             name: "without a cancel, the account is shown once",
             passed: run.ended && run.error == nil && shown == ["Aiko: tea, rice, fan"],
-            expected: "show(user: \"Aiko\", items: [\"tea\", \"rice\", \"fan\"]) once, and no error",
+            expected: localized("show(user: \"Aiko\", items: [\"tea\", \"rice\", \"fan\"]) once, and no error"),
             got: !run.ended
-                ? "showAccount did not return within \(Int(callSeconds)) s"
-                : (shown.isEmpty ? "nothing shown" : "shown: " + shown.joined(separator: " / ")) + "; "
-                    + describe(run.error), hint: 1)
+                ? localized(format: "showAccount did not return within %d s", Int(callSeconds))
+                : localized(
+                    format: "%1$@; %2$@",
+                    shown.isEmpty
+                        ? localized("nothing shown")
+                        : localized(format: "shown: %@", shown.joined(separator: " / ")), describe(run.error)),
+            hint: 1)
     }
 
     @MainActor
@@ -236,8 +241,10 @@ public enum Exercise01aChecks {
         return CheckResult(
             name: "a failed request is thrown, not shown",
             passed: run.ended && thrown == .itemsUnavailable && run.screen.shown.isEmpty,
-            expected: "when the items request fails: its error (itemsUnavailable) thrown, nothing shown",
-            got: "\(describe(run.error)), and \(counted(run.screen.shown.count, "account")) shown", hint: 2)
+            expected: localized("when the items request fails: its error (itemsUnavailable) thrown, nothing shown"),
+            got: localized(
+                format: "%1$@, and %2$@ shown", describe(run.error),
+                localized(count: run.screen.shown.count, "%d account", "%d accounts")), hint: 2)
     }
 
     static func cancelStops(_ run: Run) -> CheckResult {
@@ -246,12 +253,14 @@ public enum Exercise01aChecks {
         return CheckResult(
             name: "a cancel stops the requests in flight",
             passed: run.callsEnded && late.isEmpty,
-            expected: "every request still in flight at the cancel ends as cancelled, none is answered after it",
+            expected: localized(
+                "every request still in flight at the cancel ends as cancelled, none is answered after it"),
             got: !run.callsEnded
-                ? "requests still running \(Int(callSeconds + settleSeconds)) s after the cancel"
+                ? localized(format: "requests still running %d s after the cancel", Int(callSeconds + settleSeconds))
                 : late.isEmpty
-                    ? "none answered after the cancel"
-                    : "answered after the cancel: " + late.map(\.name).joined(separator: ", "), hint: 1)
+                    ? localized("none answered after the cancel")
+                    : localized(format: "answered after the cancel: %@", late.map(\.name).joined(separator: ", ")),
+            hint: 1)
     }
 
     /// Prompt means: it did not wait for an answer. Every request in flight at the cancel can
@@ -260,7 +269,7 @@ public enum Exercise01aChecks {
         let name = "a cancel ends the call promptly"
         guard let cancelledAt = run.cancelledAt else { return notCancelled(name) }
         guard let endedAt = run.endedAt else {
-            let got = "it had not ended \(Int(callSeconds)) s after the cancel"
+            let got = localized(format: "it had not ended %d s after the cancel", Int(callSeconds))
             return CheckResult(name: name, passed: false, expected: promptExpected, got: got, hint: 1)
         }
         let waitedFor = run.service.calls.filter {
@@ -269,15 +278,17 @@ public enum Exercise01aChecks {
         return CheckResult(
             name: name, passed: waitedFor.isEmpty, expected: promptExpected,
             got: waitedFor.isEmpty
-                ? String(
+                ? localized(
                     format: "it ended %.2f s after the cancel, without waiting for an answer", endedAt - cancelledAt)
-                : String(
+                : localized(
                     format: "it waited for the answer of %@ (%.2f s after the cancel)",
-                    waitedFor.map(\.name).joined(separator: " and "), endedAt - cancelledAt),
+                    waitedFor.map(\.name).joined(separator: localized(" and ")), endedAt - cancelledAt),
             hint: 1)
     }
 
-    static let promptExpected = "showAccount ends after the cancel without waiting for any request's answer"
+    static var promptExpected: String {
+        localized("showAccount ends after the cancel without waiting for any request's answer")
+    }
 
     @MainActor
     static func nothingShownAfterCancel(_ run: Run) -> CheckResult {
@@ -286,12 +297,13 @@ public enum Exercise01aChecks {
         let after = run.screen.shown.filter { $0.at >= cancelledAt }
         return CheckResult(
             name: name, passed: run.ended && after.isEmpty,
-            expected: "no show(user:items:) call after the task was cancelled",
+            expected: localized("no show(user:items:) call after the task was cancelled"),
             got: after.isEmpty
-                ? "nothing shown"
-                : "shown after the cancel: "
-                    + after.map { "\($0.user): [\($0.items.joined(separator: ", "))]" }
-                    .joined(separator: " / "), hint: 2)
+                ? localized("nothing shown")
+                : localized(
+                    format: "shown after the cancel: %@",
+                    after.map { "\($0.user): [\($0.items.joined(separator: ", "))]" }.joined(separator: " / ")),
+            hint: 2)
     }
 
     static func cancellationThrown(_ run: Run) -> CheckResult {
@@ -299,14 +311,17 @@ public enum Exercise01aChecks {
         guard run.cancelledAt != nil else { return notCancelled(name) }
         return CheckResult(
             name: name, passed: run.ended && run.error is CancellationError,
-            expected: "showAccount throws CancellationError (a cancel is not swallowed)",
-            got: run.ended ? describe(run.error) : "it had not ended \(Int(callSeconds)) s after the cancel", hint: 3)
+            expected: localized("showAccount throws CancellationError (a cancel is not swallowed)"),
+            got: run.ended
+                ? describe(run.error) : localized(format: "it had not ended %d s after the cancel", Int(callSeconds)),
+            hint: 3)
     }
 
     static func notCancelled(_ name: String) -> CheckResult {
         CheckResult(
-            name: name, passed: false, expected: "a cancel while the user or items request is in flight",
-            got: "showAccount never started the user or items request (or ended first), so nothing was cancelled",
+            name: name, passed: false, expected: localized("a cancel while the user or items request is in flight"),
+            got: localized(
+                "showAccount never started the user or items request (or ended first), so nothing was cancelled"),
             hint: 1)
     }
 }

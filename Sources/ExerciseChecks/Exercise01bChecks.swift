@@ -271,7 +271,8 @@ public enum Exercise01bChecks {
         if let failure = [plain, inFlight, answered, beforeStart].compactMap(\.serverFailed).first {
             return [
                 CheckResult(
-                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1", got: failure,
+                    name: "fixture server starts", passed: false, expected: localized("a server on 127.0.0.1"),
+                    got: failure,
                     hint: 1)
             ]
         }
@@ -285,10 +286,10 @@ public enum Exercise01bChecks {
 
     static func describe(_ plan: Plan) -> String {
         switch plan {
-        case .plain: "(no cancel)"
-        case .inFlight: "(cancelled while item \(trigger)'s request was in flight)"
-        case .answered: "(cancelled as item \(trigger)'s answer came)"
-        case .beforeStart: "(cancelled before start)"
+        case .plain: localized("(no cancel)")
+        case .inFlight: localized(format: "(cancelled while item %d's request was in flight)", trigger)
+        case .answered: localized(format: "(cancelled as item %d's answer came)", trigger)
+        case .beforeStart: localized("(cancelled before start)")
         }
     }
 
@@ -296,12 +297,15 @@ public enum Exercise01bChecks {
         let onMain = run.calls.filter(\.onMainThread).count
         return CheckResult(
             name: "fetches off the main thread", passed: !run.calls.isEmpty && onMain == 0,
-            expected: "every item(_:) call runs on a queue, not on the main thread",
+            expected: localized("every item(_:) call runs on a queue, not on the main thread"),
             got: run.calls.isEmpty
-                ? "no item was fetched"
+                ? localized("no item was fetched")
                 : onMain == 0
-                    ? "all \(counted(run.calls.count, "call")) off the main thread"
-                    : "\(onMain) of \(counted(run.calls.count, "call")) on the main thread", hint: 1)
+                    ? localized(
+                        format: "all %@ off the main thread", localized(count: run.calls.count, "%d call", "%d calls"))
+                    : localized(
+                        format: "%1$d of %2$@ on the main thread", onMain,
+                        localized(count: run.calls.count, "%d call", "%d calls")), hint: 1)
     }
 
     static func shownOnce(_ run: Run) -> CheckResult {
@@ -310,17 +314,18 @@ public enum Exercise01bChecks {
         let passed = rows == ids && wrong.isEmpty
         let got: String
         if passed {
-            got = "rows " + rows.map(String.init).joined(separator: ", ") + ", each once"
+            got = localized(format: "rows %@, each once", rows.map(String.init).joined(separator: ", "))
         } else if rows.isEmpty {
-            got = "nothing shown within \(Int(waitSeconds)) s"
+            got = localized(format: "nothing shown within %d s", Int(waitSeconds))
         } else if !wrong.isEmpty {
-            got = "the wrong item on rows " + wrong.map(String.init).joined(separator: ", ")
+            got = localized(format: "the wrong item on rows %@", wrong.map(String.init).joined(separator: ", "))
         } else {
-            got = "rows shown: " + rows.map(String.init).joined(separator: ", ")
+            got = localized(format: "rows shown: %@", rows.map(String.init).joined(separator: ", "))
         }
         return CheckResult(
             name: "without a cancel, every row is shown once", passed: passed,
-            expected: "rows " + ids.map(String.init).joined(separator: ", ") + ", each once with its own item",
+            expected: localized(
+                format: "rows %@, each once with its own item", ids.map(String.init).joined(separator: ", ")),
             got: got, hint: 1)
     }
 
@@ -328,10 +333,13 @@ public enum Exercise01bChecks {
         CheckResult(
             name: "a cancel before start sends nothing",
             passed: run.drained && run.requests == 0 && run.shown.isEmpty,
-            expected: "cancel() and then start(ids:): no request reaches the server, no row is shown",
+            expected: localized("cancel() and then start(ids:): no request reaches the server, no row is shown"),
             got: !run.drained
-                ? "the queue was still busy \(Int(waitSeconds)) s later"
-                : "\(counted(run.requests, "request")) reached the server, \(counted(run.shown.count, "row")) shown",
+                ? localized(format: "the queue was still busy %d s later", Int(waitSeconds))
+                : localized(
+                    format: "%1$@ reached the server, %2$@ shown",
+                    localized(count: run.requests, "%d request", "%d requests"),
+                    localized(count: run.shown.count, "%d row", "%d rows")),
             hint: 1)
     }
 
@@ -345,11 +353,15 @@ public enum Exercise01bChecks {
         let late = runs.filter { !$0.drained || $0.requestsAfterCancel > lateRequestsAllowed }
         return CheckResult(
             name: name, passed: late.isEmpty,
-            expected: "after the cancel, no request reaches the server beyond one already on its way",
+            expected: localized("after the cancel, no request reaches the server beyond one already on its way"),
             got: runs.map { run in
                 run.drained
-                    ? "\(counted(run.requestsAfterCancel, "request")) after the cancel \(describe(run.plan))"
-                    : "the queue was still busy \(Int(waitSeconds)) s after the cancel \(describe(run.plan))"
+                    ? localized(
+                        format: "%1$@ after the cancel %2$@",
+                        localized(count: run.requestsAfterCancel, "%d request", "%d requests"), describe(run.plan))
+                    : localized(
+                        format: "the queue was still busy %1$d s after the cancel %2$@", Int(waitSeconds),
+                        describe(run.plan))
             }.joined(separator: "; "), hint: 1)
     }
 
@@ -363,20 +375,25 @@ public enum Exercise01bChecks {
         let passed = unfinished.isEmpty && answeredLate.allSatisfy(\.isEmpty)
         var got: String
         if !unfinished.isEmpty {
-            got = "a request still in flight \(Int(waitSeconds)) s after the cancel"
+            got = localized(format: "a request still in flight %d s after the cancel", Int(waitSeconds))
         } else if passed {
             let stopped = runs.flatMap(\.calls).filter { $0.outcome == "cancelled" }.count
-            got = "none answered after the cancel (\(counted(stopped, "call")) ended as cancelled)"
+            got = localized(
+                format: "none answered after the cancel (%@ ended as cancelled)",
+                localized(count: stopped, "%d call", "%d calls"))
         } else {
-            got =
-                "answered after the cancel: "
-                + zip(runs, answeredLate).filter { !$0.1.isEmpty }.map { run, calls in
-                    "item " + calls.map { String($0.id) }.joined(separator: ", ") + " " + describe(run.plan)
-                }.joined(separator: "; ")
+            got = localized(
+                format: "answered after the cancel: %@",
+                zip(runs, answeredLate).filter { !$0.1.isEmpty }.map { run, calls in
+                    localized(
+                        format: "item %1$@ %2$@", calls.map { String($0.id) }.joined(separator: ", "),
+                        describe(run.plan))
+                }.joined(separator: "; "))
         }
         return CheckResult(
             name: name, passed: passed,
-            expected: "a request in flight at the cancel is stopped (it ends as cancelled), none is answered after it",
+            expected: localized(
+                "a request in flight at the cancel is stopped (it ends as cancelled), none is answered after it"),
             got: got, hint: 2)
     }
 
@@ -386,45 +403,58 @@ public enum Exercise01bChecks {
         let late = runs.map { run in run.shown.filter { $0.at >= (run.cancelledAt ?? 0) } }
         let passed = runs.allSatisfy(\.drained) && late.allSatisfy(\.isEmpty)
         return CheckResult(
-            name: name, passed: passed, expected: "no show(_:row:) call after the cancel",
+            name: name, passed: passed, expected: localized("no show(_:row:) call after the cancel"),
             got: passed
-                ? "nothing shown after the cancel"
+                ? localized("nothing shown after the cancel")
                 : !runs.allSatisfy(\.drained)
-                    ? "the queue was still busy \(Int(waitSeconds)) s after the cancel"
-                    : "shown after the cancel: "
-                        + zip(runs, late).filter { !$0.1.isEmpty }.map { run, shown in
-                            "row " + shown.map { String($0.row) }.joined(separator: ", ") + " " + describe(run.plan)
-                        }.joined(separator: "; "), hint: 2)
+                    ? localized(format: "the queue was still busy %d s after the cancel", Int(waitSeconds))
+                    : localized(
+                        format: "shown after the cancel: %@",
+                        zip(runs, late).filter { !$0.1.isEmpty }.map { run, shown in
+                            localized(
+                                format: "row %1$@ %2$@", shown.map { String($0.row) }.joined(separator: ", "),
+                                describe(run.plan))
+                        }.joined(separator: "; ")), hint: 2)
     }
 
     static func groupTellsTheEnd(_ runs: [Run]) -> CheckResult {
         var problems: [String] = []
         for run in runs {
             guard let doneAt = run.doneAt else {
-                let from = run.plan == .plain ? "start" : "the cancel"
-                problems.append("no notify within \(Int(waitSeconds)) s of \(from) \(describe(run.plan))")
+                problems.append(
+                    run.plan == .plain
+                        ? localized(
+                            format: "no notify within %1$d s of start %2$@", Int(waitSeconds), describe(run.plan))
+                        : localized(
+                            format: "no notify within %1$d s of the cancel %2$@", Int(waitSeconds), describe(run.plan)))
                 continue
             }
             let callsAfter = run.calls.filter { ($0.ended ?? .infinity) > doneAt }.count
             let showsAfter = run.shown.filter { $0.at > doneAt }.count
             if !run.drained || callsAfter > 0 || showsAfter > 0 {
                 problems.append(
-                    "notify ran before \(counted(callsAfter, "call")) and \(counted(showsAfter, "show")) had ended "
-                        + describe(run.plan))
+                    localized(
+                        format: "notify ran before %1$@ and %2$@ had ended %3$@",
+                        localized(count: callsAfter, "%d call", "%d calls"),
+                        localized(count: showsAfter, "%d show", "%d shows"), describe(run.plan)))
             }
         }
         return CheckResult(
             name: "the group says when the last block has ended", passed: problems.isEmpty,
-            expected: "work.notify runs after every item(_:) call and every show has ended, and within "
-                + "\(Int(waitSeconds)) s of a cancel",
-            got: problems.isEmpty ? "notify ran after the last block every time" : problems.joined(separator: "; "),
+            expected: localized(
+                format:
+                    "work.notify runs after every item(_:) call and every show has ended, and within %d s of a cancel",
+                Int(waitSeconds)),
+            got: problems.isEmpty
+                ? localized("notify ran after the last block every time") : problems.joined(separator: "; "),
             hint: 3)
     }
 
     static func notCancelled(_ name: String, _ run: Run) -> CheckResult {
         CheckResult(
-            name: name, passed: false, expected: "a cancel while the items are being fetched",
-            got: "item \(trigger) was never fetched, so nothing was cancelled \(describe(run.plan))",
+            name: name, passed: false, expected: localized("a cancel while the items are being fetched"),
+            got: localized(
+                format: "item %1$d was never fetched, so nothing was cancelled %2$@", trigger, describe(run.plan)),
             hint: 1)
     }
 }

@@ -60,11 +60,13 @@ public enum Exercise02Checks {
             CheckResult(
                 name: "jobs run on the worker thread, in order",
                 passed: ranInTime && oneOtherThread && runs.map(\.index) == Array(0..<100),
-                expected: "100 jobs, all on the worker thread, in the order posted",
+                expected: localized("100 jobs, all on the worker thread, in the order posted"),
                 got: ranInTime
-                    ? "\(counted(runs.count, "job")), \(oneOtherThread ? "one worker thread" : "on several threads"), "
-                        + (runs.map(\.index) == Array(0..<100) ? "in order" : "out of order")
-                    : "only \(runs.count) of 100 jobs ran within 5 s",
+                    ? localized(
+                        format: "%1$@, %2$@, %3$@", localized(count: runs.count, "%d job", "%d jobs"),
+                        oneOtherThread ? localized("one worker thread") : localized("on several threads"),
+                        runs.map(\.index) == Array(0..<100) ? localized("in order") : localized("out of order"))
+                    : localized(format: "only %d of 100 jobs ran within 5 s", runs.count),
                 hint: 2))
 
         // 2. While idle, it sleeps: its CPU clock barely moves, and its loop does not turn.
@@ -79,10 +81,11 @@ public enum Exercise02Checks {
             CheckResult(
                 name: "the idle thread sleeps",
                 passed: (idleCPU ?? .infinity) < 0.02 * idleSeconds,
-                expected: String(
+                expected: localized(
                     format: "under %.3f s of CPU in %.1f s of idling (2%% of a core)", 0.02 * idleSeconds, idleSeconds),
-                got: idleCPU.map { String(format: "%.3f s of CPU (%.0f%% of a core)", $0, 100 * $0 / idleSeconds) }
-                    ?? "the worker did not answer",
+                got: idleCPU.map {
+                    localized(format: "%.3f s of CPU (%.0f%% of a core)", $0, 100 * $0 / idleSeconds)
+                } ?? localized("the worker did not answer"),
                 hint: idleCPU == nil ? 3 : 1))
 
         // 3. A job posted to the idle thread starts at once: the thread slept until the post woke
@@ -111,16 +114,17 @@ public enum Exercise02Checks {
             CheckResult(
                 name: "a job posted to the idle thread starts at once",
                 passed: slept && quick,
-                expected: String(
+                expected: localized(
                     format:
-                        "the loop sleeps until a job wakes it (at most %d turn of the loop in %.1f s of idling), and 20 "
-                        + "jobs start, the median under %.0f ms later than this machine wakes a waiting thread",
+                        "the loop sleeps until a job wakes it (at most %d turn of the loop in %.1f s of idling), and 20 jobs start, the median under %.0f ms later than this machine wakes a waiting thread",
                     idleTurns, idleSeconds, noticeable * 1000),
-                got: "\(counted(turnsWhileIdle, "turn")) of the loop while idle; "
-                    + (delays.count == 20
-                        ? String(
+                got: localized(
+                    format: "%1$@ of the loop while idle; %2$@",
+                    localized(count: turnsWhileIdle, "%d turn", "%d turns"),
+                    delays.count == 20
+                        ? localized(
                             format: "a median of %.1f ms (this machine: %.1f ms)", medianDelay * 1000, control * 1000)
-                        : "only \(delays.count) of 20 jobs ran"),
+                        : localized(format: "only %d of 20 jobs ran", delays.count)),
                 hint: 4))
 
         // 4. stop() ends the thread.
@@ -130,10 +134,11 @@ public enum Exercise02Checks {
             CheckResult(
                 name: "stop() ends the thread",
                 passed: stopped && refused,
-                expected: "stop() returns true within \(Int(stopSeconds)) s, and later posts are refused",
+                expected: localized(
+                    format: "stop() returns true within %d s, and later posts are refused", Int(stopSeconds)),
                 got: stopped
-                    ? (refused ? "stopped" : "stopped, but a later post was accepted")
-                    : "the loop was still running after \(Int(stopSeconds)) s",
+                    ? (refused ? localized("stopped") : localized("stopped, but a later post was accepted"))
+                    : localized(format: "the loop was still running after %d s", Int(stopSeconds)),
                 hint: 3))
         return results
     }

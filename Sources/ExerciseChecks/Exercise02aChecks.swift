@@ -123,7 +123,7 @@ public enum Exercise02aChecks {
         defer { server.stop() }
         run.document = Data(FeedAPI.feed(items: items, baseURL: baseURL.absoluteString).utf8)
         guard let url = URL(string: baseURL.absoluteString + plan.path) else {
-            run.serverFailed = "no URL for \(plan.path)"
+            run.serverFailed = localized(format: "no URL for %@", plan.path)
             return run
         }
 
@@ -178,7 +178,8 @@ public enum Exercise02aChecks {
         if let failure = [plain, cancel, error500].compactMap(\.serverFailed).first {
             return [
                 CheckResult(
-                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1", got: failure,
+                    name: "fixture server starts", passed: false, expected: localized("a server on 127.0.0.1"),
+                    got: failure,
                     hint: 1)
             ]
         }
@@ -190,23 +191,26 @@ public enum Exercise02aChecks {
         let passed = bytes == run.document && run.failure == nil
         let got: String
         if passed {
-            got = "all \(counted(bytes.count, "byte")) in order, in \(counted(run.chunks, "chunk"))"
+            got = localized(
+                format: "all %1$@ in order, in %2$@", localized(count: bytes.count, "%d byte", "%d bytes"),
+                localized(count: run.chunks, "%d chunk", "%d chunks"))
         } else if run.requests == 0 {
-            got = "no request reached the server: was the task resumed?"
+            got = localized("no request reached the server: was the task resumed?")
         } else if let failure = run.failure {
-            got = "the stream said the download failed: \(failure)"
+            got = localized(format: "the stream said the download failed: %@", failure)
         } else if bytes.isEmpty {
-            got = "no chunk reached the loop within \(Int(downloadSeconds)) s"
+            got = localized(format: "no chunk reached the loop within %d s", Int(downloadSeconds))
         } else {
             let same = zip(bytes, run.document).prefix { $0 == $1 }.count
-            got =
-                "\(counted(bytes.count, "byte")) of \(run.document.count), "
-                + (same == min(bytes.count, run.document.count)
-                    ? "the first ones in order" : "the first difference at byte \(same)")
+            got = localized(
+                format: "%1$@ of %2$d, %3$@", localized(count: bytes.count, "%d byte", "%d bytes"), run.document.count,
+                same == min(bytes.count, run.document.count)
+                    ? localized("the first ones in order")
+                    : localized(format: "the first difference at byte %d", same))
         }
         return CheckResult(
             name: "every byte arrives, in order", passed: passed,
-            expected: "the whole feed as .chunk events, every byte in the order the server sent it",
+            expected: localized("the whole feed as .chunk events, every byte in the order the server sent it"),
             got: got, hint: 1)
     }
 
@@ -216,19 +220,22 @@ public enum Exercise02aChecks {
         let passed = run.chunks > 1 && early && onMain
         let got: String
         if run.events.isEmpty {
-            got = "no event reached the loop"
+            got = localized("no event reached the loop")
         } else if !onMain {
-            got = "the loop ran off the main thread"
+            got = localized("the loop ran off the main thread")
         } else if !early {
-            got = "the first event reached the loop only after the server had written the whole feed"
+            got = localized("the first event reached the loop only after the server had written the whole feed")
         } else if run.chunks < 2 {
-            got = "the whole feed in one chunk"
+            got = localized("the whole feed in one chunk")
         } else {
-            got = "the first of \(counted(run.chunks, "chunk")) while the server was still writing the feed"
+            got = localized(
+                format: "the first of %@ while the server was still writing the feed",
+                localized(count: run.chunks, "%d chunk", "%d chunks"))
         }
         return CheckResult(
             name: "each chunk is handed over as it arrives", passed: passed,
-            expected: "the first chunk reaches the main-actor loop while the server is still writing (a slow link)",
+            expected: localized(
+                "the first chunk reaches the main-actor loop while the server is still writing (a slow link)"),
             got: got, hint: 1)
     }
 
@@ -237,19 +244,23 @@ public enum Exercise02aChecks {
         let passed = run.endedByItself && complete
         let got: String
         if run.response == nil {
-            got = "the server had not finished writing within \(Int(downloadSeconds)) s"
+            got = localized(format: "the server had not finished writing within %d s", Int(downloadSeconds))
         } else if !run.endedByItself {
-            got =
-                "the loop still waited \(Int(endSeconds)) s after the server's last byte (\(counted(run.chunks, "chunk")) in): "
-                + "the stream never ended"
+            got = localized(
+                format: "the loop still waited %1$d s after the server's last byte (%2$@ in): the stream never ended",
+                Int(endSeconds), localized(count: run.chunks, "%d chunk", "%d chunks"))
         } else if !complete {
-            got = "the stream ended after \(counted(run.bytes.count, "byte")) of \(run.document.count)"
+            got = localized(
+                format: "the stream ended after %1$@ of %2$d", localized(count: run.bytes.count, "%d byte", "%d bytes"),
+                run.document.count)
         } else {
-            got = "the loop ended after the last of \(counted(run.chunks, "chunk"))"
+            got = localized(
+                format: "the loop ended after the last of %@", localized(count: run.chunks, "%d chunk", "%d chunks"))
         }
         return CheckResult(
             name: "the stream ends after the last chunk", passed: passed,
-            expected: "the `for await` loop ends by itself once the whole feed is in (within \(Int(endSeconds)) s)",
+            expected: localized(
+                format: "the `for await` loop ends by itself once the whole feed is in (within %d s)", Int(endSeconds)),
             got: got, hint: 3)
     }
 
@@ -258,44 +269,56 @@ public enum Exercise02aChecks {
         let passed = run.chunks > 0 && run.response != nil && cutOff
         let got: String
         if run.chunks == 0 {
-            got = "no chunk reached the loop within \(Int(downloadSeconds)) s, so nothing was cancelled"
+            got = localized(
+                format: "no chunk reached the loop within %d s, so nothing was cancelled", Int(downloadSeconds))
         } else if run.serverDoneAtEvent.first == true {
-            got = "the first chunk reached the loop after the server had written the whole feed: nothing left to cancel"
+            got = localized(
+                "the first chunk reached the loop after the server had written the whole feed: nothing left to cancel")
         } else if let response = run.response {
             got =
                 cutOff
-                ? "the server could not write the rest: \(counted(response.wireBytes, "byte")) on the wire, "
-                    + "then the client closed the connection"
-                : "the server wrote the whole feed (\(counted(response.wireBytes, "byte")) on the wire): "
-                    + "the download ran on after the cancel"
+                ? localized(
+                    format:
+                        "the server could not write the rest: %@ on the wire, then the client closed the connection",
+                    localized(count: response.wireBytes, "%d byte", "%d bytes"))
+                : localized(
+                    format: "the server wrote the whole feed (%@ on the wire): the download ran on after the cancel",
+                    localized(count: response.wireBytes, "%d byte", "%d bytes"))
         } else {
-            got = "the server was still writing \(Int(downloadSeconds)) s after the cancel"
+            got = localized(format: "the server was still writing %d s after the cancel", Int(downloadSeconds))
         }
         return CheckResult(
             name: "a cancel stops the download", passed: passed,
-            expected: "cancelling the consumer's task after the first chunk cancels the request: the server cannot "
-                + "write the rest of the feed", got: got, hint: 1)
+            expected: localized(
+                "cancelling the consumer's task after the first chunk cancels the request: the server cannot write the rest of the feed"
+            ), got: got, hint: 1)
     }
 
     static func errorEnds(_ run: Run) -> CheckResult {
         let passed = run.endedByItself && run.chunks == 0 && run.failure != nil
         let got: String
         if run.response == nil {
-            got = "the server had not answered within \(Int(downloadSeconds)) s"
+            got = localized(format: "the server had not answered within %d s", Int(downloadSeconds))
         } else if run.chunks > 0 {
             got =
-                "the error page came as \(counted(run.chunks, "chunk")) (\(counted(run.bytes.count, "byte")))"
-                + (run.endedByItself ? "" : ", and the stream did not end within \(Int(endSeconds)) s")
+                localized(
+                    format: "the error page came as %1$@ (%2$@)", localized(count: run.chunks, "%d chunk", "%d chunks"),
+                    localized(count: run.bytes.count, "%d byte", "%d bytes"))
+                + (run.endedByItself
+                    ? "" : localized(format: ", and the stream did not end within %d s", Int(endSeconds)))
         } else if run.failure == nil {
             got =
-                run.endedByItself ? "the stream ended without a .failed event" : "no event, and the stream did not end"
+                run.endedByItself
+                ? localized("the stream ended without a .failed event")
+                : localized("no event, and the stream did not end")
         } else if !run.endedByItself {
-            got = ".failed, then the stream did not end within \(Int(endSeconds)) s"
+            got = localized(format: ".failed, then the stream did not end within %d s", Int(endSeconds))
         } else {
-            got = ".failed(\"\(run.failure ?? "")\"), then the stream ended"
+            got = localized(format: ".failed(\"%@\"), then the stream ended", run.failure ?? "")
         }
         return CheckResult(
             name: "an HTTP 500 ends the stream with an error", passed: passed,
-            expected: "no chunk of the error page, one .failed event, then the end of the stream", got: got, hint: 2)
+            expected: localized("no chunk of the error page, one .failed event, then the end of the stream"), got: got,
+            hint: 2)
     }
 }

@@ -41,7 +41,7 @@ public enum Exercise03Checks {
         } catch {
             return [
                 CheckResult(
-                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    name: "fixture server starts", passed: false, expected: localized("a server on 127.0.0.1"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -75,36 +75,42 @@ public enum Exercise03Checks {
             CheckResult(
                 name: "fetches off the main thread",
                 passed: !verdicts.isEmpty && blocked == 0,
-                expected: "while each icon is fetched, the main thread is free (a block on the main queue runs)",
+                expected: localized(
+                    "while each icon is fetched, the main thread is free (a block on the main queue runs)"),
                 got: verdicts.isEmpty
-                    ? "no icon was fetched"
+                    ? localized("no icon was fetched")
                     : blocked == 0
-                        ? "the main thread was free during all \(counted(verdicts.count, "fetch", plural: "fetches"))"
-                        : "the main thread was waiting for the icon during \(blocked) of "
-                            + "\(counted(verdicts.count, "fetch", plural: "fetches"))",
+                        ? localized(
+                            format: "the main thread was free during all %@",
+                            localized(count: verdicts.count, "%d fetch", "%d fetches"))
+                        : localized(
+                            format: "the main thread was waiting for the icon during %1$d of %2$@", blocked,
+                            localized(count: verdicts.count, "%d fetch", "%d fetches")),
                 hint: 1),
             CheckResult(
                 name: "the Screen never hangs",
                 passed: hang < Hang.seconds,
-                expected: String(
+                expected: localized(
                     format: "no freeze of %.2f s or more beyond this machine's own lateness with no work", Hang.seconds),
-                got: String(
+                got: localized(
                     format: "a worst freeze of %.2f s, %.2f s beyond the %.2f s of the machine with no work",
                     meter.maxStallSeconds, hang, control),
                 hint: 1),
             CheckResult(
                 name: "every icon arrives",
                 passed: arrived,
-                expected: "all \(rows) rows with an icon within 10 s",
-                got: "\(counted(missing, "row")) without an icon", hint: 2),
+                expected: localized(format: "all %d rows with an icon within 10 s", rows),
+                got: localized(format: "%@ without an icon", localized(count: missing, "%d row", "%d rows")), hint: 2),
             CheckResult(
                 name: "icons land on the right rows after a reload",
                 passed: arrived && wrongRows.isEmpty,
-                expected: "each row shows its own user's icon",
+                expected: localized("each row shows its own user's icon"),
                 got: wrongRows.isEmpty
-                    ? (arrived ? "all rows right" : "not all icons arrived")
-                    : "wrong icon on \(wrongRows.count == 1 ? "row" : "rows") "
-                        + wrongRows.map(String.init).joined(separator: ", "),
+                    ? (arrived ? localized("all rows right") : localized("not all icons arrived"))
+                    : wrongRows.count == 1
+                        ? localized(format: "wrong icon on row %@", wrongRows.map(String.init).joined(separator: ", "))
+                        : localized(
+                            format: "wrong icon on rows %@", wrongRows.map(String.init).joined(separator: ", ")),
                 hint: 3),
         ]
     }

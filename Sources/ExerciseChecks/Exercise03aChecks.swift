@@ -115,7 +115,8 @@ public enum Exercise03aChecks {
     public static func run(_ loadIcons: @escaping LoadIcons) -> [CheckResult] {
         let runs = widths.map { load(loadIcons, width: $0) }
         let peaks = runs.map(\.peak)
-        let widthsText = widths.map(String.init).joined(separator: ", then ")
+        let widthsText = widths.map(String.init).joined(separator: localized(", then "))
+        let peaksText = peaks.map(String.init).joined(separator: localized(", then "))
         let allFinished = runs.allSatisfy(\.finished)
         let wrongRows = runs.map { run in
             run.icons.indices.filter { names[$0] != IconSource.brokenName && run.icons[$0] != serialIcons[$0] }
@@ -126,39 +127,50 @@ public enum Exercise03aChecks {
             CheckResult(
                 name: "fetches `width` icons at once",
                 passed: zip(peaks, widths).allSatisfy { $0 >= $1 },
-                expected: "with a width of \(widthsText): \(widthsText) fetches in flight at the busiest moment",
-                got: "at most " + peaks.map(String.init).joined(separator: ", then "), hint: 1),
+                expected: localized(
+                    format: "with a width of %1$@: %2$@ fetches in flight at the busiest moment", widthsText, widthsText
+                ),
+                got: localized(format: "at most %@", peaksText), hint: 1),
             CheckResult(
                 name: "never more than `width` fetches at once",
                 passed: zip(peaks, widths).allSatisfy { $0 <= $1 },
-                expected: "with a width of \(widthsText): never more than \(widthsText) fetches in flight",
-                got: "at most " + peaks.map(String.init).joined(separator: ", then "), hint: 2),
+                expected: localized(
+                    format: "with a width of %1$@: never more than %2$@ fetches in flight", widthsText, widthsText),
+                got: localized(format: "at most %@", peaksText), hint: 2),
             CheckResult(
                 name: "every icon on its own row",
                 passed: allFinished && wrongRows.allSatisfy(\.isEmpty),
-                expected: "each of the \(names.count) rows shows its own name's icon when loadIcons returns",
+                expected: localized(
+                    format: "each of the %d rows shows its own name's icon when loadIcons returns", names.count),
                 got: !allFinished
-                    ? "loadIcons did not return within \(Int(loadSeconds)) s"
+                    ? localized(format: "loadIcons did not return within %d s", Int(loadSeconds))
                     : wrongRows.allSatisfy(\.isEmpty)
-                        ? "all rows right"
-                        : "wrong or missing icon on rows "
-                            + (wrongRows.first { !$0.isEmpty } ?? []).map { String($0 + 1) }.joined(separator: ", "),
+                        ? localized("all rows right")
+                        : localized(
+                            format: "wrong or missing icon on rows %@",
+                            (wrongRows.first { !$0.isEmpty } ?? []).map { String($0 + 1) }.joined(separator: ", ")),
                 hint: 3),
             CheckResult(
                 name: "icons set on the main thread",
                 passed: setCalls > 0 && offMain == 0,
-                expected: "every setIcon call on the main actor, on the main thread",
+                expected: localized("every setIcon call on the main actor, on the main thread"),
                 got: setCalls == 0
-                    ? "no icon was set" : "\(offMain) of \(counted(setCalls, "call")) off the main thread",
+                    ? localized("no icon was set")
+                    : localized(
+                        format: "%1$d of %2$@ off the main thread", offMain,
+                        localized(count: setCalls, "%d call", "%d calls")),
                 hint: 3),
             CheckResult(
                 name: "the same rows as the serial loader",
                 passed: allFinished && runs.allSatisfy { $0.icons == serialIcons },
-                expected: "the rows the loader as shipped shows: the broken icon's row (6) empty, the others set",
+                expected: localized(
+                    "the rows the loader as shipped shows: the broken icon's row (6) empty, the others set"),
                 got: runs.allSatisfy { $0.icons == serialIcons }
-                    ? "the same rows"
-                    : "\(runs.first { $0.icons != serialIcons }?.icons.filter { $0 != nil }.count ?? 0) "
-                        + "icons set, \(serialIcons.filter { $0 != nil }.count) wanted", hint: 4),
+                    ? localized("the same rows")
+                    : localized(
+                        format: "%1$d icons set, %2$d wanted",
+                        runs.first { $0.icons != serialIcons }?.icons.filter { $0 != nil }.count ?? 0,
+                        serialIcons.filter { $0 != nil }.count), hint: 4),
         ]
     }
 }

@@ -13,7 +13,7 @@ public enum Exercise04Checks {
         do { try server.start() } catch {
             return [
                 CheckResult(
-                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    name: "fixture server starts", passed: false, expected: localized("a server on 127.0.0.1"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -27,8 +27,11 @@ public enum Exercise04Checks {
         }
         func describe(_ result: Result<RawHTTP.Response, Error>) -> String {
             switch result {
-            case .success(let r): "\(r.body.count) bytes, Content-Encoding: \(r.headers["content-encoding"] ?? "none")"
-            case .failure(let e): "no response: \(e)"
+            case .success(let r):
+                localized(
+                    format: "%1$d bytes, Content-Encoding: %2$@", r.body.count,
+                    r.headers["content-encoding"] ?? localized("none"))
+            case .failure(let e): localized(format: "no response: %@", "\(e)")
             }
         }
         /// What `decode` made of a response: the bytes, or the error it threw.
@@ -37,11 +40,12 @@ public enum Exercise04Checks {
         }
         func describe(_ result: Result<[UInt8], Error>) -> String {
             switch result {
-            case .success(let bytes) where bytes == document: "the document (\(bytes.count) bytes)"
+            case .success(let bytes) where bytes == document: localized(format: "the document (%d bytes)", bytes.count)
             case .success(let bytes):
-                "\(bytes.count) bytes that are not the document"
-                    + (bytes.starts(with: [0x1f, 0x8b]) ? " (still gzip)" : "")
-            case .failure(let error): "an error: \(error)"
+                bytes.starts(with: [0x1f, 0x8b])
+                    ? localized(format: "%d bytes that are not the document (still gzip)", bytes.count)
+                    : localized(format: "%d bytes that are not the document", bytes.count)
+            case .failure(let error): localized(format: "an error: %@", "\(error)")
             }
         }
         func isError(_ result: Result<[UInt8], Error>) -> Bool {
@@ -68,27 +72,29 @@ public enum Exercise04Checks {
         return [
             CheckResult(
                 name: "asks for gzip", passed: gzipped && smaller,
-                expected: "Content-Encoding: gzip and under \(document.count * 3 / 10) bytes of body",
+                expected: localized(
+                    format: "Content-Encoding: gzip and under %d bytes of body", document.count * 3 / 10),
                 got: describe(askedGzip), hint: 1),
             CheckResult(
                 name: "asks for identity when told to", passed: plain,
-                expected: "the plain document (\(document.count) bytes, no Content-Encoding)",
+                expected: localized(format: "the plain document (%d bytes, no Content-Encoding)", document.count),
                 got: describe(askedPlain), hint: 1),
             CheckResult(
                 name: "decodes a gzip body", passed: (try? gzipBody.get()) == document,
-                expected: "the document, byte for byte (\(document.count) bytes)", got: describe(gzipBody), hint: 2),
+                expected: localized(format: "the document, byte for byte (%d bytes)", document.count),
+                got: describe(gzipBody), hint: 2),
             CheckResult(
                 name: "leaves an identity body alone", passed: (try? identityBody.get()) == document,
-                expected: "the document, untouched", got: describe(identityBody), hint: 2),
+                expected: localized("the document, untouched"), got: describe(identityBody), hint: 2),
             CheckResult(
                 name: "corrupt gzip is an error", passed: isError(corrupt),
-                expected: "decodedBody throws", got: describe(corrupt), hint: 3),
+                expected: localized("decodedBody throws"), got: describe(corrupt), hint: 3),
             CheckResult(
                 name: "truncated gzip is an error", passed: isError(truncated),
-                expected: "decodedBody throws", got: describe(truncated), hint: 3),
+                expected: localized("decodedBody throws"), got: describe(truncated), hint: 3),
             CheckResult(
                 name: "a dropped connection is an error", passed: isError(dropped),
-                expected: "decodedBody throws", got: describe(dropped), hint: 3),
+                expected: localized("decodedBody throws"), got: describe(dropped), hint: 3),
         ]
     }
 }

@@ -46,7 +46,8 @@ public enum Exercise04aChecks {
         } catch {
             return [
                 CheckResult(
-                    name: "the check's bodies compress", passed: false, expected: "gzip from the workshop's zlib",
+                    name: "the check's bodies compress", passed: false,
+                    expected: localized("gzip from the workshop's zlib"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -57,11 +58,12 @@ public enum Exercise04aChecks {
 
         // 2: many splits, each decoded by a new decoder, all put back together.
         var splits: [(String, [[UInt8]])] = [
-            ("1-byte chunks", GzipBodies.split(gzip, every: 1)),
-            ("the whole body in one chunk", [gzip]),
+            (localized("1-byte chunks"), GzipBodies.split(gzip, every: 1)),
+            (localized("the whole body in one chunk"), [gzip]),
         ]
         for seed in UInt64(1)...40 {
-            splits.append(("random split (seed \(seed))", GzipBodies.randomSplit(gzip, seed: seed)))
+            splits.append(
+                (localized(format: "random split (seed %d)", Int(seed)), GzipBodies.randomSplit(gzip, seed: seed)))
         }
         var wrongSplit: String?
         for (name, split) in splits where wrongSplit == nil {
@@ -77,7 +79,7 @@ public enum Exercise04aChecks {
 
         // 5: the reader on other splits: every line, in order.
         var recordSplits = [splits[0], splits[1], splits[2], splits[3]]
-        recordSplits.append(("chunks of 7 bytes", GzipBodies.split(gzip, every: 7)))
+        recordSplits.append((localized("chunks of 7 bytes"), GzipBodies.split(gzip, every: 7)))
         var wrongRecords: String?
         for (name, split) in recordSplits where wrongRecords == nil {
             let outcome = await readFeed(read, split)
@@ -103,58 +105,75 @@ public enum Exercise04aChecks {
             CheckResult(
                 name: "append returns what each chunk decodes to",
                 passed: halfway.count > body.count / 4,
-                expected: "after \(chunks.count / 2) of \(chunks.count) chunks of \(chunkSize) bytes, append has "
-                    + "returned more than \(body.count / 4) of the \(body.count) bytes",
+                expected: localized(
+                    format:
+                        "after %1$d of %2$d chunks of %3$d bytes, append has returned more than %4$d of the %5$d bytes",
+                    chunks.count / 2, chunks.count, chunkSize, body.count / 4, body.count),
                 got: halfway.describe, hint: 1),
             CheckResult(
                 name: "any split decodes to the whole body",
                 passed: wrongSplit == nil,
-                expected: "\(splits.count) splits (1-byte chunks, one chunk, random sizes with empty chunks): what "
-                    + "append and finish return adds up to the body (\(body.count) bytes)",
-                got: wrongSplit ?? "all \(splits.count) add up to the body", hint: 2),
+                expected: localized(
+                    format:
+                        "%1$d splits (1-byte chunks, one chunk, random sizes with empty chunks): what append and finish return adds up to the body (%2$d bytes)",
+                    splits.count, body.count),
+                got: wrongSplit ?? localized(format: "all %d add up to the body", splits.count), hint: 2),
             CheckResult(
                 name: "the decoder holds a window, not the body",
                 passed: held.passed,
-                expected:
-                    "a \(bigGzip.count)-byte gzip body in \(chunkSize * 64)-byte chunks: the decoder never stores "
-                    + "more than \(heldLimit) bytes between two chunks",
+                expected: localized(
+                    format:
+                        "a %1$d-byte gzip body in %2$d-byte chunks: the decoder never stores more than %3$d bytes between two chunks",
+                    bigGzip.count, chunkSize * 64, heldLimit),
                 got: held.describe, hint: 1),
             CheckResult(
                 name: "the first record is handed over before half the body has arrived",
                 passed: streamed.pullsBeforeFirstRecord.map { $0 <= chunks.count / 2 } ?? false
                     && streamed.records == lines,
-                expected: "\(chunks.count) chunks: the first record after at most \(chunks.count / 2) of them, "
-                    + "then all \(lines.count) records",
+                expected: localized(
+                    format: "%1$d chunks: the first record after at most %2$d of them, then all %3$d records",
+                    chunks.count, chunks.count / 2, lines.count),
                 got: streamed.describeFirst(of: chunks.count, wanted: lines), hint: 3),
             CheckResult(
                 name: "the records are the body's lines, in order",
                 passed: wrongRecords == nil,
-                expected:
-                    "\(recordSplits.count) splits (1-byte chunks, one chunk, two random ones, 7-byte chunks): the "
-                    + "\(lines.count) lines each time",
-                got: wrongRecords ?? "the \(lines.count) lines each time", hint: 3),
+                expected: localized(
+                    format:
+                        "%1$d splits (1-byte chunks, one chunk, two random ones, 7-byte chunks): the %2$d lines each time",
+                    recordSplits.count, lines.count),
+                got: wrongRecords ?? localized(format: "the %d lines each time", lines.count), hint: 3),
             CheckResult(
                 name: "a corrupt body throws and hands over no broken record",
                 passed: corruptDecode.isFailure && corruptRead.error != nil && corruptRead.onlyWholeRecords(of: lines),
-                expected: "16 bytes in the middle overwritten: append or finish throws, and the reader throws "
-                    + "after whole records only",
-                got: "decoder: " + describe(corruptDecode, wanted: body) + "; reader: "
-                    + corruptRead.describe(wanted: lines), hint: 4),
+                expected: localized(
+                    "16 bytes in the middle overwritten: append or finish throws, and the reader throws after whole records only"
+                ),
+                got: localized(
+                    format: "decoder: %1$@; reader: %2$@", describe(corruptDecode, wanted: body),
+                    corruptRead.describe(wanted: lines)), hint: 4),
             CheckResult(
                 name: "a truncated body is an error at finish",
                 passed: cutDecode.isFailure && cutRead.error != nil && cutRead.onlyWholeRecords(of: lines),
-                expected: "the body cut at 2/3: finish throws (the gzip trailer never came), and the reader throws "
-                    + "after whole records only",
-                got: "decoder: " + describe(cutDecode, wanted: body) + "; reader: " + cutRead.describe(wanted: lines),
+                expected: localized(
+                    "the body cut at 2/3: finish throws (the gzip trailer never came), and the reader throws after whole records only"
+                ),
+                got: localized(
+                    format: "decoder: %1$@; reader: %2$@", describe(cutDecode, wanted: body),
+                    cutRead.describe(wanted: lines)),
                 hint: 2),
             CheckResult(
                 name: "a cancelled read pulls no more chunks and hands over no more records",
                 passed: cancelled.pullsAfterCancel == 0 && cancelled.recordsAfterCancel == 0,
-                expected: "the task cancelled while it pulls chunk \(cancelPull + 1) of \(chunks.count): no chunk "
-                    + "pulled after that one, no record handed over after the cancel",
-                got: "\(counted(cancelled.pullsAfterCancel, "chunk")) pulled and "
-                    + "\(counted(cancelled.recordsAfterCancel, "record")) handed over after the cancel"
-                    + (cancelled.error.map { ", then it threw \($0)" } ?? ", then it returned"),
+                expected: localized(
+                    format:
+                        "the task cancelled while it pulls chunk %1$d of %2$d: no chunk pulled after that one, no record handed over after the cancel",
+                    cancelPull + 1, chunks.count),
+                got: localized(
+                    format: "%1$@ pulled and %2$@ handed over after the cancel",
+                    localized(count: cancelled.pullsAfterCancel, "%d chunk", "%d chunks"),
+                    localized(count: cancelled.recordsAfterCancel, "%d record", "%d records"))
+                    + (cancelled.error.map { localized(format: ", then it threw %@", $0) }
+                        ?? localized(", then it returned")),
                 hint: 5),
         ]
     }

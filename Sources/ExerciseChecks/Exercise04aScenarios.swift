@@ -22,7 +22,8 @@ struct GzipSoFar {
     var error: String?
 
     var describe: String {
-        error.map { "append threw: \($0)" } ?? "append returned \(counted(count, "byte")) so far"
+        error.map { localized(format: "append threw: %@", $0) }
+            ?? localized(format: "append returned %@ so far", localized(count: count, "%d byte", "%d bytes"))
     }
 }
 
@@ -38,9 +39,12 @@ struct GzipHeld {
 
     var describe: String {
         let held =
-            "at most \(largest) bytes stored"
-            + (largest > Exercise04aChecks.heldLimit ? " (\(largest) after chunk \(atChunk + 1) of \(chunks))" : "")
-        return held + ", and " + Exercise04aChecks.describe(outcome, wanted: wanted)
+            largest > Exercise04aChecks.heldLimit
+            ? localized(
+                format: "at most %1$d bytes stored (%2$d after chunk %3$d of %4$d)", largest, largest, atChunk + 1,
+                chunks)
+            : localized(format: "at most %d bytes stored", largest)
+        return localized(format: "%1$@, and %2$@", held, Exercise04aChecks.describe(outcome, wanted: wanted))
     }
 }
 
@@ -78,30 +82,38 @@ struct GzipReadOutcome {
     func describe(wanted lines: [String]) -> String {
         let got = records
         let firstWrong = got.indices.first { $0 >= lines.count || got[$0] != lines[$0] }
-        var text = "\(counted(got.count, "record")) handed over"
+        let handed = localized(count: got.count, "%d record", "%d records")
+        var text = localized(format: "%@ handed over", handed)
         if let firstWrong {
-            text += ", record \(firstWrong + 1) is \"\(got[firstWrong])\" (not a line of the body)"
+            text = localized(
+                format: "%1$@ handed over, record %2$d is \"%3$@\" (not a line of the body)", handed, firstWrong + 1,
+                got[firstWrong])
         } else if got.count < lines.count && error == nil {
-            text += " of \(lines.count)"
+            text = localized(format: "%1$@ handed over of %2$d", handed, lines.count)
         }
-        return text + (error.map { ", then it threw: \($0)" } ?? ", and no error")
+        return text + (error.map { localized(format: ", then it threw: %@", $0) } ?? localized(", and no error"))
     }
 
     func describeFirst(of chunks: Int, wanted lines: [String]) -> String {
-        guard let pulls = pullsBeforeFirstRecord else { return "no record at all; " + describe(wanted: lines) }
-        return "the first record after \(pulls) of \(chunks) chunks"
-            + (records == lines ? ", then all \(lines.count)" : "; " + describe(wanted: lines))
+        guard let pulls = pullsBeforeFirstRecord else {
+            return localized(format: "no record at all; %@", describe(wanted: lines))
+        }
+        return localized(format: "the first record after %1$d of %2$d chunks", pulls, chunks)
+            + (records == lines
+                ? localized(format: ", then all %d", lines.count) : localized(format: "; %@", describe(wanted: lines)))
     }
 }
 
 extension Exercise04aChecks {
     static func describe(_ decoded: GzipDecoded, wanted body: [UInt8]) -> String {
         switch decoded {
-        case .success(let bytes) where bytes == body: "the body (\(bytes.count) bytes)"
+        case .success(let bytes) where bytes == body: localized(format: "the body (%d bytes)", bytes.count)
         case .success(let bytes):
-            "\(bytes.count) bytes that are not the body"
-                + (bytes.count < body.count && body.starts(with: bytes) ? " (its first \(bytes.count) bytes)" : "")
-        case .failure(let error): "threw: \(error.text)"
+            bytes.count < body.count && body.starts(with: bytes)
+                ? localized(
+                    format: "%1$d bytes that are not the body (its first %2$d bytes)", bytes.count, bytes.count)
+                : localized(format: "%d bytes that are not the body", bytes.count)
+        case .failure(let error): localized(format: "threw: %@", error.text)
         }
     }
 

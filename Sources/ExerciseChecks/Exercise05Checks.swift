@@ -21,7 +21,7 @@ public enum Exercise05Checks {
             return [
                 CheckResult(
                     name: "the products database can be made", passed: false,
-                    expected: "a SQLite file with \(products) products", got: "\(error)", hint: 1)
+                    expected: localized(format: "a SQLite file with %d products", products), got: "\(error)", hint: 1)
             ]
         }
         let catalog = Dictionary(uniqueKeysWithValues: CatalogAPI.products(count: products).map { ($0.code, $0) })
@@ -30,7 +30,7 @@ public enum Exercise05Checks {
         }
 
         // 1 and 2: the right orders, with one query, for many orders and for a few.
-        var correct: (passed: Bool, got: String) = (true, "every order with its own product")
+        var correct: (passed: Bool, got: String) = (true, localized("every order with its own product"))
         var queries: [Int] = []
         for count in [orders, 10] {
             let records = CatalogAPI.orders(count: count, products: products)
@@ -39,50 +39,59 @@ public enum Exercise05Checks {
                 let resolved = try resolve(records, table)
                 queries.append(table.queriesIssued)
                 if resolved != expected(records), correct.passed {
-                    let wrong = zip(resolved, expected(records)).first { $0 != $1 }.map { "order \($0.1.id) is wrong" }
+                    let wrong = zip(resolved, expected(records)).first { $0 != $1 }.map {
+                        localized(format: "; order %@ is wrong", "\($0.1.id)")
+                    }
                     correct = (
                         false,
-                        "\(counted(resolved.count, "order")) for \(counted(count, "record"))"
-                            + (wrong.map { "; \($0)" } ?? "")
+                        localized(
+                            format: "%1$@ for %2$@", localized(count: resolved.count, "%d order", "%d orders"),
+                            localized(count: count, "%d record", "%d records")) + (wrong ?? "")
                     )
                 }
             } catch {
                 queries.append(-1)
-                if correct.passed { correct = (false, "threw for \(count) good records: \(error)") }
+                if correct.passed {
+                    correct = (false, localized(format: "threw for %1$d good records: %2$@", count, "\(error)"))
+                }
             }
         }
 
         // 3: an order naming a product the database does not have.
         let unknown = CatalogAPI.orders(count: 40, products: products + 1_000)
         guard let firstUnknown = unknown.first(where: { catalog[$0.productCode] == nil }) else { return [] }
-        var unknownGot = "no error"
+        var unknownGot = localized("no error")
         var unknownPassed = false
         do {
             let table = try ProductTable(path: path)
             let resolved = try resolve(unknown, table)
-            unknownGot = "no error, \(counted(resolved.count, "order"))"
+            unknownGot = localized(
+                format: "no error, %@", localized(count: resolved.count, "%d order", "%d orders"))
         } catch let error as CatalogError {
             unknownPassed = error == .unknownProduct(code: firstUnknown.productCode, orderID: firstUnknown.id)
             unknownGot = "\(error)"
         } catch {
-            unknownGot = "another error: \(error)"
+            unknownGot = localized(format: "another error: %@", "\(error)")
         }
 
         return [
             CheckResult(
                 name: "every order gets its own product", passed: correct.passed,
-                expected: "\(orders) orders, in the records' order, each with the product its record names",
+                expected: localized(
+                    format: "%d orders, in the records' order, each with the product its record names", orders),
                 got: correct.got, hint: 3),
             CheckResult(
                 name: "one query, however many orders", passed: queries == [1, 1],
-                expected: "1 query for \(orders) orders and 1 for 10 orders",
-                got: queries.map { $0 < 0 ? "an error" : counted($0, "query", plural: "queries") }.joined(
-                    separator: " and "),
+                expected: localized(format: "1 query for %d orders and 1 for 10 orders", orders),
+                got: queries.map { $0 < 0 ? localized("an error") : localized(count: $0, "%d query", "%d queries") }
+                    .joined(separator: localized(" and ")),
                 hint: 1),
             CheckResult(
                 name: "an unknown product is an error, not a crash", passed: unknownPassed,
-                expected:
-                    "CatalogError.unknownProduct for the first order naming a missing product (order \(firstUnknown.id), \(firstUnknown.productCode))",
+                expected: localized(
+                    format:
+                        "CatalogError.unknownProduct for the first order naming a missing product (order %1$@, %2$@)",
+                    "\(firstUnknown.id)", firstUnknown.productCode),
                 got: unknownGot, hint: 4),
         ]
     }

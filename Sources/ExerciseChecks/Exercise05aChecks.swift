@@ -203,10 +203,18 @@ public enum Exercise05aChecks {
         }
     }
 
+    /// Whether the call gave the image's own bytes.
+    static func isRight(_ answer: Answer, wanted name: String) -> Bool {
+        if case .success(let data) = answer { return Array(data) == image(name) }
+        return false
+    }
+
     static func describe(_ answer: Answer, wanted name: String) -> String {
         switch answer {
-        case .success(let data): Array(data) == image(name) ? "its bytes" : "other bytes (\(data.count) bytes)"
-        case .failure(let error): "an error: \(error.text)"
+        case .success(let data):
+            Array(data) == image(name)
+                ? localized("its bytes") : localized(format: "other bytes (%d bytes)", data.count)
+        case .failure(let error): localized(format: "an error: %@", error.text)
         }
     }
 
@@ -220,7 +228,7 @@ public enum Exercise05aChecks {
         do { base = try server.start() } catch {
             return [
                 CheckResult(
-                    name: "fixture server starts", passed: false, expected: "a server on 127.0.0.1",
+                    name: "fixture server starts", passed: false, expected: localized("a server on 127.0.0.1"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -237,7 +245,7 @@ public enum Exercise05aChecks {
         room.expect(callers: callers)
         let atOnce = await callAtOnce(fetch, url(shared), count: callers, room: room)
         let requestsAtOnce = requests(shared)
-        let wrongAtOnce = atOnce.filter { describe($0, wanted: shared) != "its bytes" }
+        let wrongAtOnce = atOnce.filter { !isRight($0, wanted: shared) }
 
         // 2: 30 s later, within max-age: from the cache, no request.
         clock.advance(to: 30)
@@ -269,7 +277,7 @@ public enum Exercise05aChecks {
         async let right = call(pairFetch, url(pair[1]))
         let pairAnswers = await [left, right]
         let together = room.pair
-        let pairRight = zip(pairAnswers, pair).allSatisfy { describe($0, wanted: $1) == "its bytes" }
+        let pairRight = zip(pairAnswers, pair).allSatisfy { isRight($0, wanted: $1) }
 
         // 6: the first request for flaky.png fails with a 503 (the server's own fault); the next
         // call must ask again.
@@ -286,58 +294,75 @@ public enum Exercise05aChecks {
             CheckResult(
                 name: "\(callers) calls at once for one image send one request",
                 passed: requestsAtOnce == 1 && wrongAtOnce.isEmpty,
-                expected: "\(callers) calls for \(shared) at once: the server gets 1 request, and all \(callers) "
-                    + "get its bytes",
-                got: "the server got \(counted(requestsAtOnce, "request"))"
+                expected: localized(
+                    format: "%1$d calls for %2$@ at once: the server gets 1 request, and all %3$d get its bytes",
+                    callers, shared, callers),
+                got: localized(
+                    format: "the server got %@", localized(count: requestsAtOnce, "%d request", "%d requests"))
                     + (wrongAtOnce.isEmpty
-                        ? ", all got its bytes"
-                        : "; \(wrongAtOnce.count) calls got " + describe(wrongAtOnce[0], wanted: shared)),
+                        ? localized(", all got its bytes")
+                        : localized(
+                            format: "; %1$d calls got %2$@", wrongAtOnce.count,
+                            describe(wrongAtOnce[0], wanted: shared))),
                 hint: 3),
             CheckResult(
                 name: "a fresh image costs no request",
-                passed: requestsFresh == 0 && describe(fresh, wanted: shared) == "its bytes",
-                expected: "30 s later (max-age=\(maxAge)): its bytes from the cache, 0 requests",
-                got: "\(counted(requestsFresh, "request")), and \(describe(fresh, wanted: shared))", hint: 1),
+                passed: requestsFresh == 0 && isRight(fresh, wanted: shared),
+                expected: localized(format: "30 s later (max-age=%d): its bytes from the cache, 0 requests", maxAge),
+                got: localized(
+                    format: "%1$@, and %2$@", localized(count: requestsFresh, "%d request", "%d requests"),
+                    describe(fresh, wanted: shared)), hint: 1),
             CheckResult(
                 name: "a stale image is revalidated: If-None-Match, a 304, the same bytes",
                 passed: requestsStale == 1 && notModified == 1
-                    && describe(stale, wanted: shared) == "its bytes",
-                expected: "120 s later: 1 request with If-None-Match: \(expectedETag), answered 304, and its bytes",
-                got: "\(counted(requestsStale, "request")), "
-                    + (sentValidators.isEmpty
-                        ? "no If-None-Match"
-                        : "If-None-Match: " + sentValidators.sorted().joined(separator: ", "))
-                    + ", \(counted(notModified, "304")) sent, and \(describe(stale, wanted: shared))",
+                    && isRight(stale, wanted: shared),
+                expected: localized(
+                    format: "120 s later: 1 request with If-None-Match: %@, answered 304, and its bytes", expectedETag),
+                got: localized(
+                    format: "%1$@, %2$@, %3$@ sent, and %4$@",
+                    localized(count: requestsStale, "%d request", "%d requests"),
+                    sentValidators.isEmpty
+                        ? localized("no If-None-Match")
+                        : "If-None-Match: " + sentValidators.sorted().joined(separator: ", "),
+                    localized(count: notModified, "%d 304", "%d 304s"), describe(stale, wanted: shared)),
                 hint: 2),
             CheckResult(
                 name: "a 304 starts max-age again",
-                passed: requestsAfter == 0 && describe(afterRevalidation, wanted: shared) == "its bytes",
-                expected: "30 s after the 304: its bytes from the cache, 0 requests",
-                got: "\(counted(requestsAfter, "request")), and \(describe(afterRevalidation, wanted: shared))",
+                passed: requestsAfter == 0 && isRight(afterRevalidation, wanted: shared),
+                expected: localized("30 s after the 304: its bytes from the cache, 0 requests"),
+                got: localized(
+                    format: "%1$@, and %2$@", localized(count: requestsAfter, "%d request", "%d requests"),
+                    describe(afterRevalidation, wanted: shared)),
                 hint: 2),
             CheckResult(
                 name: "different images are fetched at the same time",
                 passed: pair.allSatisfy { together[$0] == true } && pairRight,
-                expected: "\(listed(pair)) asked at once: the server has both requests before it answers either",
+                expected: localized(
+                    format: "%@ asked at once: the server has both requests before it answers either",
+                    pair.joined(separator: localized(" and "))),
                 got: pair.allSatisfy { together[$0] == true }
                     ? (pairRight
-                        ? "both requests in before the answers"
+                        ? localized("both requests in before the answers")
                         : zip(pairAnswers, pair).map { "\($1): \(describe($0, wanted: $1))" }.joined(separator: "; "))
                     : pair.map { name in
                         together[name] == nil
-                            ? "\(name): no request"
-                            : "\(name): answered "
-                                + (together[name] == true ? "with both in" : "before the other request came")
+                            ? localized(format: "%@: no request", name)
+                            : together[name] == true
+                                ? localized(format: "%@: answered with both in", name)
+                                : localized(format: "%@: answered before the other request came", name)
                     }.joined(separator: "; "),
                 hint: 3),
             CheckResult(
                 name: "a failed request is not kept: the next call asks again",
-                passed: failedFirst && flakyRequests == 2 && describe(retried, wanted: flaky) == "its bytes",
-                expected: "the first request for \(flaky) gets a 503 and the call throws; the next call sends "
-                    + "a new request and gets its bytes",
-                got: (failedFirst ? "the first call threw" : "the first call did not throw")
-                    + ", the server got \(counted(flakyRequests, "request")), the next call got "
-                    + describe(retried, wanted: flaky),
+                passed: failedFirst && flakyRequests == 2 && isRight(retried, wanted: flaky),
+                expected: localized(
+                    format:
+                        "the first request for %@ gets a 503 and the call throws; the next call sends a new request and gets its bytes",
+                    flaky),
+                got: localized(
+                    format: "%1$@, the server got %2$@, the next call got %3$@",
+                    failedFirst ? localized("the first call threw") : localized("the first call did not throw"),
+                    localized(count: flakyRequests, "%d request", "%d requests"), describe(retried, wanted: flaky)),
                 hint: 3),
         ]
     }

@@ -36,8 +36,11 @@ public enum Exercise06aChecks {
     }
 
     static func failed(_ name: String, _ expected: String, _ error: any Error, hint: Int) -> CheckResult {
-        let message = (error as? SQLiteError).map { "\($0.message) (SQLite code \($0.code))" } ?? "\(error)"
-        return CheckResult(name: name, passed: false, expected: expected, got: "it threw: \(message)", hint: hint)
+        let got =
+            (error as? SQLiteError).map {
+                localized(format: "it threw: %1$@ (SQLite code %2$d)", $0.message, Int($0.code))
+            } ?? localized(format: "it threw: %@", "\(error)")
+        return CheckResult(name: name, passed: false, expected: expected, got: got, hint: hint)
     }
 
     /// Runs every check against writers made by `makeWriter`.
@@ -48,7 +51,7 @@ public enum Exercise06aChecks {
     static func quotes(_ makeWriter: MakeWriter) async -> CheckResult {
         let name = "a message is stored as typed, quotes and all"
         let message = "it's O'Brien's flag'); drop table flags; --"
-        let expected = "the message \(message)"
+        let expected = localized(format: "the message %@", message)
         do {
             let (path, folder) = try database()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -58,7 +61,7 @@ public enum Exercise06aChecks {
             let got = stored.first?.first?.string
             return CheckResult(
                 name: name, passed: got == message, expected: expected,
-                got: got.map { "the message \($0)" } ?? "no row",
+                got: got.map { localized(format: "the message %@", $0) } ?? localized("no row"),
                 hint: 1)
         } catch {
             return failed(name, expected, error, hint: 1)
@@ -69,9 +72,10 @@ public enum Exercise06aChecks {
     /// on its own connection as fast as it can.
     static func concurrentSaves(_ makeWriter: @escaping MakeWriter) async -> [CheckResult] {
         let rowsName = "saves from \(tasks) tasks at once: every row is there"
-        let rowsExpected = "\(allRows) rows, ids 1 to \(allRows), each with its message"
+        let rowsExpected = localized(format: "%1$d rows, ids 1 to %2$d, each with its message", allRows, allRows)
         let tornName = "a reader never sees half a batch"
-        let tornExpected = "every count a reader sees is a whole number of batches (a multiple of \(batchSize))"
+        let tornExpected = localized(
+            format: "every count a reader sees is a whole number of batches (a multiple of %d)", batchSize)
         do {
             let (path, folder) = try database()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -123,15 +127,22 @@ public enum Exercise06aChecks {
             return [
                 CheckResult(
                     name: rowsName, passed: errors.isEmpty && right, expected: rowsExpected,
-                    got: errors.first.map { "a save threw: \($0)" }
-                        ?? (right ? "all \(allRows) rows" : "\(counted(rows.count, "row")), or not the ones saved"),
+                    got: errors.first.map { localized(format: "a save threw: %@", $0) }
+                        ?? (right
+                            ? localized(format: "all %d rows", allRows)
+                            : localized(
+                                format: "%@, or not the ones saved", localized(count: rows.count, "%d row", "%d rows"))),
                     hint: 2),
                 CheckResult(
                     name: tornName, passed: torn.isEmpty && seen.count > 1, expected: tornExpected,
                     got: torn.isEmpty
-                        ? "\(counted(seen.count, "read")), every one whole batches"
-                        : "\(torn.count) of \(counted(seen.count, "read")) saw half a batch, e.g. "
-                            + Set(torn).sorted().prefix(3).map { counted($0, "row") }.joined(separator: ", "), hint: 3),
+                        ? localized(
+                            format: "%@, every one whole batches", localized(count: seen.count, "%d read", "%d reads"))
+                        : localized(
+                            format: "%1$d of %2$@ saw half a batch, e.g. %3$@", torn.count,
+                            localized(count: seen.count, "%d read", "%d reads"),
+                            Set(torn).sorted().prefix(3).map { localized(count: $0, "%d row", "%d rows") }.joined(
+                                separator: localized(", "))), hint: 3),
             ]
         } catch {
             return [failed(rowsName, rowsExpected, error, hint: 2), failed(tornName, tornExpected, error, hint: 3)]
@@ -142,9 +153,9 @@ public enum Exercise06aChecks {
     /// save must throw and keep none of its rows, and the writer must then save the next batch.
     static func failedBatch(_ makeWriter: MakeWriter) async -> [CheckResult] {
         let failName = "a batch with a duplicate id is an error and saves none of its rows"
-        let failExpected = "the save throws (a constraint error) and the table keeps its 3 rows, ids 1 2 3"
+        let failExpected = localized("the save throws (a constraint error) and the table keeps its 3 rows, ids 1 2 3")
         let nextName = "the writer keeps working after a failed batch"
-        let nextExpected = "the next batch (ids 10 11) is saved after it"
+        let nextExpected = localized("the next batch (ids 10 11) is saved after it")
         do {
             let (path, folder) = try database()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -172,12 +183,14 @@ public enum Exercise06aChecks {
             return [
                 CheckResult(
                     name: failName, passed: threw != nil && afterFailure == "1 2 3", expected: failExpected,
-                    got: (threw == nil ? "no error" : "an error") + ", and ids \(afterFailure)", hint: 4),
+                    got: threw == nil
+                        ? localized(format: "no error, and ids %@", afterFailure)
+                        : localized(format: "an error, and ids %@", afterFailure), hint: 4),
                 CheckResult(
                     name: nextName, passed: nextError == nil && afterNext == afterFailure + " 10 11",
                     expected: nextExpected,
-                    got: nextError.map { "it threw: \(($0 as? SQLiteError)?.message ?? "\($0)")" }
-                        ?? "ids \(afterNext)",
+                    got: nextError.map { localized(format: "it threw: %@", ($0 as? SQLiteError)?.message ?? "\($0)") }
+                        ?? localized(format: "ids %@", afterNext),
                     hint: 4),
             ]
         } catch {

@@ -24,14 +24,18 @@ public enum Exercise07Checks {
             for width in 6...30 {
                 let lines = wrap(text, width)
                 for line in lines.dropFirst() where line.first.map(mustNotStartLine.contains) ?? false {
-                    if badStarts.count < 3 { badStarts.append("width \(width): \"\(line)\"") }
+                    if badStarts.count < 3 { badStarts.append(localized(format: "width %1$d: \"%2$@\"", width, line)) }
                 }
                 for line in lines where terminalWidth(line) > width {
                     if tooWide.count < 3 {
-                        tooWide.append("width \(width): \"\(line)\" is \(terminalWidth(line)) cells")
+                        tooWide.append(
+                            localized(
+                                format: "width %1$d: \"%2$@\" is %3$d cells", width, line, terminalWidth(line)))
                     }
                 }
-                if lines.joined() != text && lost.count < 3 { lost.append("width \(width): \(lines)") }
+                if lines.joined() != text && lost.count < 3 {
+                    lost.append(localized(format: "width %1$d: %2$@", width, "\(lines)"))
+                }
             }
         }
         let known = wrap("秋の田の、かりほの庵の。", 8)
@@ -41,23 +45,25 @@ public enum Exercise07Checks {
         return [
             CheckResult(
                 name: "no line starts with 、。」』）！？", passed: badStarts.isEmpty,
-                expected: "every line after the first starts with a character that may start a line",
-                got: badStarts.isEmpty ? "none does" : badStarts.joined(separator: "; "), hint: 1),
+                expected: localized("every line after the first starts with a character that may start a line"),
+                got: badStarts.isEmpty ? localized("none does") : badStarts.joined(separator: "; "), hint: 1),
             CheckResult(
                 name: "the article's poem with punctuation, at 8 cells", passed: known == knownWanted,
                 expected: "\(knownWanted)", got: "\(known)", hint: 2),
             CheckResult(
                 name: "no line is wider than the width", passed: tooWide.isEmpty,
-                expected: "every line within the width (wide characters count 2)",
-                got: tooWide.isEmpty ? "all fit" : tooWide.joined(separator: "; "), hint: 3),
+                expected: localized("every line within the width (wide characters count 2)"),
+                got: tooWide.isEmpty ? localized("all fit") : tooWide.joined(separator: "; "), hint: 3),
             CheckResult(
                 name: "no character lost or moved", passed: lost.isEmpty,
-                expected: "the lines joined give back the text",
-                got: lost.isEmpty ? "they do" : lost.joined(separator: "; "), hint: 3),
+                expected: localized("the lines joined give back the text"),
+                got: lost.isEmpty ? localized("they do") : lost.joined(separator: "; "), hint: 3),
             CheckResult(
                 name: "text without closing marks fills every line", passed: overEager.isEmpty,
-                expected: "the same lines as plain character wrapping at widths \(plainWidths)",
-                got: overEager.isEmpty ? "the same" : "different at widths \(overEager)", hint: 4),
+                expected: localized(
+                    format: "the same lines as plain character wrapping at widths %@", "\(plainWidths)"),
+                got: overEager.isEmpty
+                    ? localized("the same") : localized(format: "different at widths %@", "\(overEager)"), hint: 4),
         ]
     }
 

@@ -96,14 +96,20 @@ public enum Exercise07aChecks {
         return CheckResult(
             name: "height(forRow:) answers at once with the estimate",
             passed: inside == 0 && notEstimate.isEmpty,
-            expected: "asked for all \(rows) rows before any was measured: \(pt(estimate)) each, "
-                + "and no row measured inside height(forRow:)",
+            expected: localized(
+                format:
+                    "asked for all %1$d rows before any was measured: %2$@ each, and no row measured inside height(forRow:)",
+                rows, pt(estimate)),
             got: notEstimate.isEmpty && inside == 0
-                ? "\(pt(estimate)) each, nothing measured inside it"
-                : "\(counted(inside, "row")) measured inside height(forRow:) on the main thread"
+                ? localized(format: "%@ each, nothing measured inside it", pt(estimate))
+                : localized(
+                    format: "%@ measured inside height(forRow:) on the main thread",
+                    localized(count: inside, "%d row", "%d rows"))
                     + (notEstimate.isEmpty
                         ? ""
-                        : "; row \(notEstimate[0]) answered \(pt(firstAnswers[notEstimate[0]])) before it was measured"),
+                        : localized(
+                            format: "; row %1$d answered %2$@ before it was measured", notEstimate[0],
+                            pt(firstAnswers[notEstimate[0]]))),
             hint: 1)
     }
 
@@ -113,11 +119,17 @@ public enum Exercise07aChecks {
         return CheckResult(
             name: "no row is measured on the main thread",
             passed: !byRun.isEmpty && onMain.isEmpty,
-            expected: "every measurement of measureRows() off the main thread (a task group, an actor or a queue)",
+            expected: localized(
+                "every measurement of measureRows() off the main thread (a task group, an actor or a queue)"),
             got: byRun.isEmpty
-                ? "measureRows() measured no row"
-                : "\(onMain.count) of \(counted(byRun.count, "measurement")) on the main thread"
-                    + (onMain.isEmpty ? "" : ": the table froze until the last of them"),
+                ? localized("measureRows() measured no row")
+                : onMain.isEmpty
+                    ? localized(
+                        format: "%1$d of %2$@ on the main thread", onMain.count,
+                        localized(count: byRun.count, "%d measurement", "%d measurements"))
+                    : localized(
+                        format: "%1$d of %2$@ on the main thread: the table froze until the last of them",
+                        onMain.count, localized(count: byRun.count, "%d measurement", "%d measurements")),
             hint: 2)
     }
 
@@ -130,21 +142,26 @@ public enum Exercise07aChecks {
         return CheckResult(
             name: "the visible rows are measured first",
             passed: lateVisible.isEmpty,
-            expected: "rows \(rangeText(visible)) (on screen) measured before any other row",
+            expected: localized(format: "rows %@ (on screen) measured before any other row", rangeText(visible)),
             got: lateVisible.isEmpty
-                ? "rows \(rangeText(visible)) first"
+                ? localized(format: "rows %@ first", rangeText(visible))
                 : order.isEmpty
-                    ? "measureRows() measured no row"
-                    : "measured first: rows \(rowsText(order))"
-                        + (seen.map { "; the first row on screen came \(ordinal($0 + 1))" }
-                            ?? "; no row on screen measured"),
+                    ? localized("measureRows() measured no row")
+                    : localized(format: "measured first: rows %@", rowsText(order))
+                        + (seen.map { localized(format: "; the first row on screen came %@", ordinal($0 + 1)) }
+                            ?? localized("; no row on screen measured")),
             hint: 3)
     }
 
+    /// "1st", "2nd", "11th"; in Japanese "1 番目".
     static func ordinal(_ number: Int) -> String {
-        let suffix =
-            (11...13).contains(number % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
-        return "\(number)\(suffix)"
+        if (11...13).contains(number % 100) { return localized(format: "%dth", number) }
+        switch number % 10 {
+        case 1: return localized(format: "%dst", number)
+        case 2: return localized(format: "%dnd", number)
+        case 3: return localized(format: "%drd", number)
+        default: return localized(format: "%dth", number)
+        }
     }
 
     @MainActor
@@ -159,23 +176,30 @@ public enum Exercise07aChecks {
         let finalWrong = exact.indices.filter { finalAnswers[$0] != exact[$0] }
         let got: String
         if let wrong {
-            got = "row \(wrong.row) was reloaded with \(pt(wrong.height)); its cell measures \(pt(exact[wrong.row]))"
+            got = localized(
+                format: "row %1$d was reloaded with %2$@; its cell measures %3$@", wrong.row, pt(wrong.height),
+                pt(exact[wrong.row]))
         } else if offMain > 0 {
-            got = "\(counted(offMain, "reload")) off the main thread"
+            got = localized(format: "%@ off the main thread", localized(count: offMain, "%d reload", "%d reloads"))
         } else if !missing.isEmpty {
             got =
-                "\(counted(missing.count, "row")) never reloaded with the exact height (rows \(rowsText(missing)))"
-                + (finished ? "" : "; measureRows() had not returned after \(Int(runSeconds)) s")
+                localized(
+                    format: "%1$@ never reloaded with the exact height (rows %2$@)",
+                    localized(count: missing.count, "%d row", "%d rows"), rowsText(missing))
+                + (finished ? "" : localized(format: "; measureRows() had not returned after %d s", Int(runSeconds)))
         } else if let row = finalWrong.first {
-            got = "at the end row \(row) answers \(pt(finalAnswers[row])), its cell \(pt(exact[row]))"
+            got = localized(
+                format: "at the end row %1$d answers %2$@, its cell %3$@", row, pt(finalAnswers[row]), pt(exact[row]))
         } else {
-            got = "all \(exact.count) rows reloaded on main with their exact heights"
+            got = localized(format: "all %d rows reloaded on main with their exact heights", exact.count)
         }
         return CheckResult(
             name: "every row gets its exact height, reloaded on main",
             passed: wrong == nil && offMain == 0 && missing.isEmpty && finalWrong.isEmpty,
-            expected: "reloadRows on the main thread for every row, which then answers the sizing cell's height "
-                + "(row 0: \(pt(exact[0])), not the estimate \(pt(estimate)))",
+            expected: localized(
+                format:
+                    "reloadRows on the main thread for every row, which then answers the sizing cell's height (row 0: %1$@, not the estimate %2$@)",
+                pt(exact[0]), pt(estimate)),
             got: got, hint: 4)
     }
 
@@ -195,20 +219,33 @@ public enum Exercise07aChecks {
         var passed: Bool { reached && stopped && lateReloads == 0 && lateMeasurements <= allowed }
 
         var text: String {
-            let at = (reached ? "cancelled" : "to be cancelled") + " at the \(ordinal(holdAt + 1)) measurement: "
+            let at =
+                reached
+                ? localized(format: "cancelled at the %@ measurement: ", ordinal(holdAt + 1))
+                : localized(format: "to be cancelled at the %@ measurement: ", ordinal(holdAt + 1))
             guard reached else {
                 return at
                     + (returnedEarly && measuredBefore == 0
-                        ? "measureRows() returned without measuring a row"
+                        ? localized("measureRows() returned without measuring a row")
                         : returnedEarly
-                            ? "measureRows() had measured \(counted(measuredBefore, "row")) and returned before the main "
-                                + "thread could run, so the cancel came when all was done: measure off the main thread"
-                            : "the \(ordinal(holdAt + 1)) measurement off the main thread did not come within "
-                                + "\(Int(reachSeconds)) s (\(counted(measuredBefore, "row")) measured)")
+                            ? localized(
+                                format:
+                                    "measureRows() had measured %@ and returned before the main thread could run, so the cancel came when all was done: measure off the main thread",
+                                localized(count: measuredBefore, "%d row", "%d rows"))
+                            : localized(
+                                format:
+                                    "the %1$@ measurement off the main thread did not come within %2$d s (%3$@ measured)",
+                                ordinal(holdAt + 1), Int(reachSeconds),
+                                localized(count: measuredBefore, "%d row", "%d rows")))
             }
             return at
-                + "\(counted(lateMeasurements, "row")) measured after it, \(counted(lateReloads, "row")) reloaded; "
-                + "measureRows() " + (stopped ? "returned" : "had not returned after \(Int(stopSeconds)) s")
+                + localized(
+                    format: "%1$@ measured after it, %2$@ reloaded; %3$@",
+                    localized(count: lateMeasurements, "%d row", "%d rows"),
+                    localized(count: lateReloads, "%d row", "%d rows"),
+                    stopped
+                        ? localized("measureRows() returned")
+                        : localized(format: "measureRows() had not returned after %d s", Int(stopSeconds)))
         }
     }
 
@@ -247,9 +284,10 @@ public enum Exercise07aChecks {
         return CheckResult(
             name: "a cancelled run measures and shows nothing more",
             passed: failed == nil,
-            expected: "cancelled while the \(ordinal(holdPoints[0] + 1)) (then, in a new run, the "
-                + "\(ordinal(holdPoints[1] + 1))) row is being measured: measureRows() returns, no reloadRows after "
-                + "the cancel, and no more rows measured (at most one per task measuring at that moment)",
+            expected: localized(
+                format:
+                    "cancelled while the %1$@ (then, in a new run, the %2$@) row is being measured: measureRows() returns, no reloadRows after the cancel, and no more rows measured (at most one per task measuring at that moment)",
+                ordinal(holdPoints[0] + 1), ordinal(holdPoints[1] + 1)),
             got: failed?.text ?? outcomes.map(\.text).joined(separator: "; "), hint: 5)
     }
 }

@@ -27,7 +27,7 @@ public enum ExerciseR1Checks {
     /// thread-sanitized build of it (which runs the workload when started), or why there is none.
     public static func run(plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>) -> [CheckResult] {
         let (plainRun, sanitizedRun) = WorkloadRun.plainAndSanitized(
-            plain: plain, sanitized: sanitized, lineStarting: "total=", missing: "count")
+            plain: plain, sanitized: sanitized, lineStarting: "total=", missing: localized("count"))
         var results = [
             CheckResult(
                 name: "counts every request (plain run)", passed: plainRun.line == expectedLine,
@@ -38,16 +38,18 @@ public enum ExerciseR1Checks {
             results.append(
                 CheckResult(
                     name: "no data race under the thread sanitizer", passed: false,
-                    expected: "a build with -sanitize=thread", got: failure.description, hint: 4))
+                    expected: localized("a build with -sanitize=thread"), got: failure.description, hint: 4))
         case .success:
-            let sanitizedRun = sanitizedRun ?? WorkloadRun(outcome: nil, line: nil, problem: "no sanitized run")
+            let sanitizedRun =
+                sanitizedRun ?? WorkloadRun(outcome: nil, line: nil, problem: localized("no sanitized run"))
             let report = TSanReport(sanitizedRun.outcome?.stderr ?? "")
             results.append(
                 CheckResult(
                     name: "no data race under the thread sanitizer",
                     passed: report.races == 0 && sanitizedRun.line == expectedLine,
-                    expected: "no ThreadSanitizer warning, and \(expectedLine)",
-                    got: report.races > 0 ? report.summary : (sanitizedRun.line ?? sanitizedRun.problem), hint: 1))
+                    expected: localized(format: "no ThreadSanitizer warning, and %@", expectedLine),
+                    got: report.races > 0 ? quoted(report.summary) : (sanitizedRun.line ?? sanitizedRun.problem),
+                    hint: 1))
         }
         return results
     }

@@ -85,7 +85,8 @@ public enum ExerciseR2Checks {
     }
 
     static func describe(_ counts: [String: Int], _ names: [String]) -> String {
-        names.map { "\($0) \(counted(counts[$0] ?? 0, "time"))" }.joined(separator: ", ")
+        names.map { "\($0) \(localized(count: counts[$0] ?? 0, "%d time", "%d times"))" }.joined(
+            separator: localized(", "))
     }
 
     /// Runs every check against caches made by `makeCache`.
@@ -115,34 +116,39 @@ public enum ExerciseR2Checks {
         do {
             retried = try await flakyAvatar("ghost")
         } catch {
-            retried = "error: \(error)"
+            retried = localized(format: "error: %@", "\(error)")
         }
         return [
             CheckResult(
                 name: "each avatar is fetched once, however many ask at once",
                 passed: names.allSatisfy { fetchedAtOnce[$0] == 1 },
-                expected: "\(callers) callers at once, \(callersPerName) per name: each name fetched 1 time",
+                expected: localized(
+                    format: "%1$d callers at once, %2$d per name: each name fetched 1 time", callers, callersPerName),
                 got: describe(fetchedAtOnce, names), hint: 2),
             CheckResult(
                 name: "everyone asking for a name gets the same avatar",
                 passed: split.isEmpty,
-                expected: "the \(callersPerName) callers of a name all get one avatar (aiko#1 for aiko)",
+                expected: localized(
+                    format: "the %d callers of a name all get one avatar (aiko#1 for aiko)", callersPerName),
                 got: split.isEmpty
-                    ? "one avatar per name"
+                    ? localized("one avatar per name")
                     : split.map { "\($0): \(Set(answers[$0] ?? []).sorted().joined(separator: ", "))" }
                         .joined(separator: "; "), hint: 1),
             CheckResult(
                 name: "a cached avatar costs no fetch",
                 passed: fetchedAgain == fetchedAtOnce && keptOne,
-                expected: "asked again once all are in: each name's kept avatar, and no more fetches",
+                expected: localized("asked again once all are in: each name's kept avatar, and no more fetches"),
                 got: fetchedAgain != fetchedAtOnce
-                    ? "fetched again: " + describe(fetchedAgain, names)
-                    : (keptOne ? "no more fetches" : "not one avatar per name: \(again)"), hint: 3),
+                    ? localized(format: "fetched again: %@", describe(fetchedAgain, names))
+                    : (keptOne
+                        ? localized("no more fetches") : localized(format: "not one avatar per name: %@", "\(again)")),
+                hint: 3),
             CheckResult(
                 name: "a failed fetch is not kept: the next ask fetches again",
                 passed: retried == "ghost#2",
-                expected: "after the first fetch of ghost failed, the next ask fetches again and gets ghost#2",
-                got: "it got \(retried)", hint: 4),
+                expected: localized(
+                    "after the first fetch of ghost failed, the next ask fetches again and gets ghost#2"),
+                got: localized(format: "it got %@", retried), hint: 4),
         ]
     }
 }

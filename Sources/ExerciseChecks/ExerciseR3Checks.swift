@@ -38,18 +38,18 @@ public enum ExerciseR3Checks {
         source: String?, plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>
     ) -> [CheckResult] {
         let (plainRun, sanitizedRun) = WorkloadRun.plainAndSanitized(
-            plain: plain, sanitized: sanitized, lineStarting: "fetches ", missing: "line")
+            plain: plain, sanitized: sanitized, lineStarting: "fetches ", missing: localized("line"))
 
         var results = [attributes(in: source)]
         results.append(
             CheckResult(
-                name: resultsCheck, passed: plainRun.results == expectedResults, expected: expectedResults,
-                got: plainRun.results ?? plainRun.problem, hint: 4))
+                name: resultsCheck, passed: plainRun.results == expectedResults, expected: quoted(expectedResults),
+                got: plainRun.results.map(quoted) ?? plainRun.problem, hint: 4))
         results.append(raceResult(sanitized, sanitizedRun))
         results.append(
             CheckResult(
-                name: mainActorCheck, passed: plainRun.places == expectedPlaces, expected: expectedPlaces,
-                got: plainRun.places ?? plainRun.problem, hint: 3))
+                name: mainActorCheck, passed: plainRun.places == expectedPlaces, expected: quoted(expectedPlaces),
+                got: plainRun.places.map(quoted) ?? plainRun.problem, hint: 3))
         return results
     }
 
@@ -59,15 +59,16 @@ public enum ExerciseR3Checks {
         switch sanitized {
         case .failure(let failure):
             return CheckResult(
-                name: raceCheck, passed: false, expected: "a build with -sanitize=thread", got: failure.description,
+                name: raceCheck, passed: false, expected: localized("a build with -sanitize=thread"),
+                got: failure.description,
                 hint: 2)
         case .success:
-            let run = run ?? WorkloadRun(outcome: nil, line: nil, problem: "no sanitized run")
+            let run = run ?? WorkloadRun(outcome: nil, line: nil, problem: localized("no sanitized run"))
             let report = TSanReport(run.outcome?.stderr ?? "")
             return CheckResult(
                 name: raceCheck, passed: report.races == 0 && run.results == expectedResults,
-                expected: "no ThreadSanitizer warning, and \(expectedResults)",
-                got: report.races > 0 ? report.summary : (run.results ?? run.problem), hint: 2)
+                expected: localized(format: "no ThreadSanitizer warning, and %@", quoted(expectedResults)),
+                got: report.races > 0 ? quoted(report.summary) : (run.results.map(quoted) ?? run.problem), hint: 2)
         }
     }
 
@@ -76,18 +77,19 @@ public enum ExerciseR3Checks {
     /// The check reads the code, not the comments: the shipped file's comments name both
     /// attributes, and a learner who keeps them has still removed the attributes.
     static func attributes(in source: String?) -> CheckResult {
-        let expected = "neither attribute in the code of \(file) (comments may name them)"
+        let expected = localized(format: "neither attribute in the code of %@ (comments may name them)", file)
         guard let source else {
             return CheckResult(
                 name: attributesCheck, passed: false, expected: expected,
-                got: "the check was given no copy of \(file) to read", hint: 1)
+                got: localized(format: "the check was given no copy of %@ to read", file), hint: 1)
         }
         let found = forbiddenLines(in: source)
         return CheckResult(
             name: attributesCheck, passed: found.isEmpty, expected: expected,
             got: found.isEmpty
-                ? "neither"
-                : found.prefix(2).joined(separator: "; ") + (found.count > 2 ? " (and \(found.count - 2) more)" : ""),
+                ? localized("neither")
+                : found.prefix(2).map(quoted).joined(separator: "; ")
+                    + (found.count > 2 ? localized(format: " (and %d more)", found.count - 2) : ""),
             hint: 1)
     }
 

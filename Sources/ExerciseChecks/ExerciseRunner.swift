@@ -87,25 +87,30 @@ public struct ExerciseRunner: Sendable {
                 CheckResult(
                     name: "the exercise file is there", passed: false,
                     expected: "\(exercise.directory)/\(missing)",
-                    got: "no such file: `swift run workshop reset \(exercise.id)` brings it back", hint: 0)
+                    got: text(format: "no such file: `swift run workshop reset %@` brings it back", exercise.id),
+                    hint: 0)
             ])
         }
         guard let sanitized = toolchain.libraryIsThreadSanitized, sanitized == toolchain.threadSanitizer else {
-            let mode = toolchain.threadSanitizer ? "with --sanitize=thread" : "without --sanitize=thread"
+            let mode =
+                toolchain.threadSanitizer ? text("with --sanitize=thread") : text("without --sanitize=thread")
             let got =
                 toolchain.libraryIsThreadSanitized == nil
-                ? "not there" : "built the other way (with or without --sanitize=thread)"
+                ? text("not there") : text("built the other way (with or without --sanitize=thread)")
             return Report(results: [
                 CheckResult(
                     name: "the checks' library is built", passed: false,
-                    expected: "\(toolchain.supportLibrary.path), built \(mode) like this program",
-                    got: got + ": run `swift build --product ExerciseSupport` (\(mode)) first", hint: 0)
+                    expected: text(format: "%1$@, built %2$@ like this program", toolchain.supportLibrary.path, mode),
+                    got: text(
+                        format: "%1$@: run `swift build --product ExerciseSupport` (%2$@) first", got, mode),
+                    hint: 0)
             ])
         }
         let one = exercise.files.count == 1
         let compileExpected =
-            (one ? "your file compiles" : "your files compile")
-            + " with the check's driver, which uses \(exercise.uses)"
+            one
+            ? text(format: "your file compiles with the check's driver, which uses %@", text(exercise.uses))
+            : text(format: "your files compile with the check's driver, which uses %@", text(exercise.uses))
         let started = monotonicSeconds()
         let built: Built
         switch build(exercise, sources: sources, variant: .checks) {
@@ -141,6 +146,8 @@ public struct ExerciseRunner: Sendable {
         }
         // The program's own children (R1's workloads) end before it is stopped.
         environment[Subprocess.deadlineVariable] = String(Date().timeIntervalSince1970 + runTimeout)
+        // The checks' texts in the runner's language, whatever the locale the program inherits says.
+        environment[CheckText.languageVariable] = japanese ? Language.ja.rawValue : Language.en.rawValue
         // The files as checked, for a check about the source itself (what it must not say):
         // the compile folder is gone by now, and the files may be no file on disk (a test's copy).
         let sourcesFolder = cacheDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
@@ -160,12 +167,13 @@ public struct ExerciseRunner: Sendable {
         } catch {
             return Report(results: [
                 CheckResult(
-                    name: "the checks start", passed: false, expected: "a child process running the checks",
-                    got: "could not start \(built.path): \(error)", hint: 0)
+                    name: "the checks start", passed: false, expected: text("a child process running the checks"),
+                    got: text(format: "could not start %1$@: %2$@", built.path, "\(error)"), hint: 0)
             ])
         }
         let compiledResult = CheckResult(
-            name: Self.compileCheck, passed: true, expected: compileExpected, got: one ? "it does" : "they do", hint: 0)
+            name: Self.compileCheck, passed: true, expected: compileExpected,
+            got: one ? text("it does") : text("they do"), hint: 0)
         let results =
             ExerciseDriver.results(in: outcome.stdout)
             ?? [stoppedResult(outcome, exercise: exercise, sources: sources, hints: hints)]
@@ -340,24 +348,21 @@ public struct ExerciseRunner: Sendable {
         let site = Self.crashSite(lines)
         if outcome.timedOut {
             let seconds = Self.seconds(runTimeout)
-            let byo = Self.seconds(runTimeout, unit: "秒")
             // The backtrace names the function and file; the line when the loop has one
             // (`while true {}` has none), else the file's first TODO is where to look.
             let lined = site.map { $0.range(of: #"\.swift:\d+"#, options: .regularExpression) != nil } ?? false
-            var place = site.map { say("It was in \($0).", "止まっていた場所: \($0)。") } ?? ""
+            var place = site.map { text(format: "It was in %@.", $0) } ?? ""
             if !lined {
-                place += say(
-                    (site == nil ? "" : " ") + "Look at \(Self.firstTodo(exercise, sources)).",
-                    "\(Self.firstTodo(exercise, sources, japanese: true)) を見てください。")
+                let todo = firstTodo(exercise, sources)
+                place += site == nil ? text(format: "Look at %@.", todo) : text(format: " Look at %@.", todo)
             }
             return CheckResult(
                 name: Self.finishCheck, passed: false,
-                expected: say(
-                    "the checks end within \(seconds) (more time: --timeout or \(Self.timeoutVariable))",
-                    "チェックが \(byo)以内に終わる（延ばすには --timeout か \(Self.timeoutVariable)）"),
-                got: say(
-                    "your code did not finish in \(seconds): an endless loop, or a wait nothing ends? ",
-                    "あなたのコードが \(byo)以内に終わりませんでした。無限ループか、何も終わらせない待ちになっていませんか？ ")
+                expected: text(
+                    format: "the checks end within %1$@ s (more time: --timeout or %2$@)", seconds,
+                    Self.timeoutVariable),
+                got: text(
+                    format: "your code did not finish in %@ s: an endless loop, or a wait nothing ends? ", seconds)
                     + place,
                 hint: 0)
         }
@@ -368,26 +373,29 @@ public struct ExerciseRunner: Sendable {
             let message = failure.replacingOccurrences(of: "Fatal error: ", with: "")
             return CheckResult(
                 name: Self.crashCheck, passed: false,
-                expected: say(
-                    "the checks run within \(size) of memory (more: \(Self.memoryVariable))",
-                    "チェックがメモリ \(size) 以内で動く（増やすには \(Self.memoryVariable)）"),
-                got: say(
-                    "your code asked for more memory than a check may take (\(size)): \(message). "
-                        + "An allocation far too large, or a collection that grows without end?",
-                    "チェックで使えるメモリ（\(size)）を超えて確保しようとしました: \(message)。"
-                        + "大きすぎる確保か、際限なく増え続けるコレクションになっていませんか？")
-                    + (site.map { say(" It was at \($0).", " 場所: \($0)。") } ?? ""),
+                expected: text(
+                    format: "the checks run within %1$@ of memory (more: %2$@)", size, Self.memoryVariable),
+                got: text(
+                    format:
+                        "your code asked for more memory than a check may take (%1$@): %2$@. An allocation far too large, or a collection that grows without end?",
+                    size, message)
+                    + (site.map { text(format: " It was at %@.", $0) } ?? ""),
                 hint: 0)
         }
         return crashResult(outcome, hints: hints)
     }
 
-    /// English or Japanese, as the runner speaks.
-    func say(_ english: String, _ japanese: String) -> String { self.japanese ? japanese : english }
+    /// A text of the checks' table (Resources/ja.lproj) in the runner's language.
+    func text(_ english: String) -> String { CheckText.string(english, in: japanese ? .ja : .en) }
 
-    /// "20 s", "2.5 s"; "20 秒" with `unit: "秒"`.
-    static func seconds(_ value: Double, unit: String = "s") -> String {
-        (value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value)) + " " + unit
+    /// A format of the checks' table in the runner's language, filled in.
+    func text(format english: String, _ arguments: any CVarArg...) -> String {
+        String(format: text(english), locale: nil, arguments: arguments)
+    }
+
+    /// "20", "2.5": seconds for "%@ s".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value)
     }
 
     static func gigabytes(_ bytes: Int) -> String {
@@ -402,13 +410,13 @@ public struct ExerciseRunner: Sendable {
     }
 
     /// "Exercises/NN-name/File.swift (its first TODO is on line 12)".
-    static func firstTodo(_ exercise: Exercise, _ sources: [String: Data], japanese: Bool = false) -> String {
+    func firstTodo(_ exercise: Exercise, _ sources: [String: Data]) -> String {
         let file = exercise.files[0]
-        let text = String(decoding: sources[file] ?? Data(), as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let source = String(decoding: sources[file] ?? Data(), as: UTF8.self)
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         let path = exercise.directory + "/" + file
         guard let index = lines.firstIndex(where: { $0.contains("TODO") }) else { return path }
-        return japanese ? "\(path)（最初の TODO は \(index + 1) 行目）" : "\(path) (its first TODO is on line \(index + 1))"
+        return text(format: "%1$@ (its first TODO is on line %2$d)", path, index + 1)
     }
 
     /// The driver crashed or trapped before it printed its results.
@@ -427,18 +435,19 @@ public struct ExerciseRunner: Sendable {
         let offMain =
             outcome.stderr.contains("Block was expected to execute on queue")
             || outcome.stderr.contains("dispatch_assert_queue")
-        var got = ended.describeEnd(timeout: runTimeout)
+        // How it ended and the runtime's own message, word for word (in 「」 in Japanese).
+        var got = text(format: "%@", ended.describeEnd(timeout: runTimeout))
         if let fatal = lines.first(where: { $0.contains("Fatal error") || $0.contains("Precondition failed") })
             ?? lines.first(where: { $0.hasPrefix("*** Program crashed") })
         {
-            got += ": " + fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
+            got += ": " + text(format: "%@", fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* ")))
         }
-        if let place = Self.crashSite(lines) { got += ", in \(place)" }
-        var expected = "the checks run to the end"
+        if let place = Self.crashSite(lines) { got += text(format: ", in %@", place) }
+        var expected = text("the checks run to the end")
         if offMain {
-            expected = "the Screen and its table touched only on the main queue (this trap is its check)"
+            expected = text("the Screen and its table touched only on the main queue (this trap is its check)")
         } else if trapped {
-            expected = "no trap (a failed precondition; here most often the Screen touched off the main queue)"
+            expected = text("no trap (a failed precondition; here most often the Screen touched off the main queue)")
         }
         var hint = 0
         if offMain || trapped,

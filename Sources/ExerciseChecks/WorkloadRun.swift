@@ -22,13 +22,13 @@ struct WorkloadRun {
             let outcome = try? Subprocess.run(
                 binary, arguments, environment: environment, timeout: 60, memoryLimit: memory)
         else {
-            return WorkloadRun(outcome: nil, line: nil, problem: "could not start \(binary)")
+            return WorkloadRun(outcome: nil, line: nil, problem: localized(format: "could not start %@", binary))
         }
         let line = outcome.stdout.split(separator: "\n").last { $0.hasPrefix(prefix) }.map(String.init)
         let problem =
             outcome.signaled || outcome.timedOut
-            ? "the workload crashed: \(outcome.describeEnd(timeout: 60))"
-            : "no \(missing) printed (\(outcome.describeEnd(timeout: 60)))"
+            ? localized(format: "the workload crashed: %@", outcome.describeEnd(timeout: 60))
+            : localized(format: "no %1$@ printed (%2$@)", missing, outcome.describeEnd(timeout: 60))
         return WorkloadRun(outcome: outcome, line: line, problem: problem)
     }
 
@@ -52,7 +52,8 @@ struct WorkloadRun {
         }
         let plainRun = run(plain, ["--workload"], memory: .inherit, lineStarting: prefix, missing: missing)
         _ = sanitizedDone.wait(timeout: .now() + 120)
-        let late = WorkloadRun(outcome: nil, line: nil, problem: "\(sanitizedBinary) did not end in time")
+        let late = WorkloadRun(
+            outcome: nil, line: nil, problem: localized(format: "%@ did not end in time", sanitizedBinary))
         return (plainRun, sanitizedRun.current ?? late)
     }
 }

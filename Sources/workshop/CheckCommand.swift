@@ -112,14 +112,14 @@ struct Check: ParsableCommand {
     static func print(_ results: [CheckResult], of exercise: Exercise) {
         for result in results {
             if result.notRun {
-                Style.line(Style.dim("  --    \(result.name)  " + Text.notRun))
+                Style.line(Style.dim("  --    \(result.displayName)  " + Text.notRun))
                 continue
             }
             if result.passed {
-                Style.line("  \(Style.green("ok"))    \(result.name)")
+                Style.line("  \(Style.green("ok"))    \(result.displayName)")
                 continue
             }
-            Style.line("  \(Style.red("FAIL"))  \(result.name)")
+            Style.line("  \(Style.red("FAIL"))  \(result.displayName)")
             Style.line("        \(Style.pad(Text.wanted, 7)) \(result.expected)")
             Style.line(
                 "        \(Style.pad(Text.got, 7)) "

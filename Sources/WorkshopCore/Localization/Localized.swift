@@ -70,7 +70,12 @@ public enum Localized {
     /// `english` in the current language: its entry in `bundle`'s `<lang>.lproj/Localizable.strings`,
     /// or `english` itself when the language is English or the table has no such entry.
     public static func string(_ english: String, bundle: Bundle) -> String {
-        let language = self.language
+        string(english, bundle: bundle, in: language)
+    }
+
+    /// `english` in `language` rather than the program's: for texts made for another process
+    /// (a check program speaks the language of the `workshop` that started it).
+    public static func string(_ english: String, bundle: Bundle, in language: Language) -> String {
         guard language != .en else { return english }
         return table(language, in: bundle)[english] ?? english
     }
