@@ -243,7 +243,7 @@ struct Verify: ParsableCommand {
                 return report.results.count == 1
                     ? localized("passes 1 check") : localized(format: "passes %d checks", report.results.count)
             }
-            let first = report.failed.first.map { "\($0.name): \($0.got)" } ?? localized("no checks ran")
+            let first = report.failed.first.map { "\($0.displayName): \($0.got)" } ?? localized("no checks ran")
             return localized(format: "FAILS: %@", first)
         }
     }
