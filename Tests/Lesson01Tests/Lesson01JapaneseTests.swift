@@ -64,6 +64,7 @@ final class Lesson01JapaneseTests: XCTestCase {
 
     /// One variant at a time: the takeaway has its own sentences then.
     func testOneVariantSpeaksJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a run per variant: the slow tier
         var outputs = ""
         for variant in ["threaded", "async", "no-thread"] {
             let output = try lesson01(short + [] + ["--variant", variant, "--lang", "ja"]).stdout
@@ -105,6 +106,7 @@ final class Lesson01JapaneseTests: XCTestCase {
     }
 
     func testJSONStaysEnglish() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
         let english = try XCTUnwrap(try lesson01(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson01(short + ["--json", "--lang", "ja"]).document)
         let local = try XCTUnwrap(try lesson01(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)

@@ -50,6 +50,7 @@ final class Lesson02JapaneseTests: XCTestCase {
 
     /// One variant at a time: the takeaway has its own sentences then.
     func testOneVariantSpeaksJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a run per variant: the slow tier
         var outputs = ""
         for variant in ["threaded", "async", "no-thread"] {
             let output = try lesson02(short + ["--no-compare"] + ["--variant", variant, "--lang", "ja"]).stdout
@@ -89,6 +90,7 @@ final class Lesson02JapaneseTests: XCTestCase {
     }
 
     func testJSONStaysEnglish() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
         // The three variants without the comparison loops: the document's shape is the same, in a third of the time.
         let json = short + ["--json", "--no-compare"]
         let english = try XCTUnwrap(try lesson02(json).document)

@@ -51,6 +51,7 @@ final class Lesson04JapaneseTests: XCTestCase {
 
     /// One variant at a time: the takeaway has its own sentences then.
     func testOneVariantSpeaksJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a run per variant: the slow tier
         var outputs = ""
         for variant in ["threaded", "async"] {
             let output = try lesson04(short + [] + ["--variant", variant, "--lang", "ja"]).stdout
@@ -91,6 +92,7 @@ final class Lesson04JapaneseTests: XCTestCase {
     }
 
     func testJSONStaysEnglish() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
         let english = try XCTUnwrap(try lesson04(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson04(short + ["--json", "--lang", "ja"]).document)
         let local = try XCTUnwrap(try lesson04(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)

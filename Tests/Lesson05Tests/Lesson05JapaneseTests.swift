@@ -40,6 +40,7 @@ final class Lesson05JapaneseTests: XCTestCase {
     }
 
     func testJSONStaysEnglish() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
         let english = try XCTUnwrap(try lesson05(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson05(short + ["--json", "--lang", "ja"]).document)
         let local = try XCTUnwrap(try lesson05(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)

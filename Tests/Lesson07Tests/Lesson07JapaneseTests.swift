@@ -53,6 +53,7 @@ final class Lesson07JapaneseTests: XCTestCase {
     }
 
     func testJSONStaysEnglish() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
         let english = try XCTUnwrap(try lesson07(short + ["--json"]).document)
         let japanese = try XCTUnwrap(try lesson07(short + ["--json", "--lang", "ja"]).document)
         let local = try XCTUnwrap(try lesson07(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)
