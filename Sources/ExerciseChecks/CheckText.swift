@@ -27,6 +27,10 @@ public enum CheckText {
     /// `english` in `language` (itself when there is no entry). English never touches the
     /// bundle: SwiftPM's accessor stops the program when it finds none (a build folder moved
     /// after it was built), and English must work whatever happens to the resources.
+    /// A check's name (or any of the checks' texts) in Japanese, as `check --lang ja` prints it:
+    /// what the Japanese READMEs' check tables show.
+    public static func japanese(_ english: String) -> String { string(english, in: .ja) }
+
     static func string(_ english: String, in language: Language) -> String {
         guard language != .en else { return english }
         return Localized.string(english, bundle: .module, in: language)

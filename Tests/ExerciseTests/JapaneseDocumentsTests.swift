@@ -23,11 +23,12 @@ struct JapaneseDocumentsTests {
         #expect(japanese.hasPrefix("# 演習 \(id): "), "\(exercise.directory)/README.ja.md")
         #expect(japanese.contains("swift run workshop check \(id)"))
         #expect(Self.headings(japanese) == Self.headings(readme), "the same sections")
-        // The table names the checks as `check` prints them (in English in both languages).
-        let rows = try TwoWayProofTests.tableRows(in: readme).map { $0.first }
+        // The table names the checks as `check` prints them, each in its README's language.
+        let rows = try TwoWayProofTests.tableRows(in: readme).compactMap { $0.first }
         let japaneseTable = japanese.replacingOccurrences(of: "| チェック |", with: "| check |")
-        let japaneseRows = try TwoWayProofTests.tableRows(in: japaneseTable).map { $0.first }
-        #expect(japaneseRows == rows)
+        let japaneseRows = try TwoWayProofTests.tableRows(in: japaneseTable).compactMap { $0.first }
+        #expect(japaneseRows == rows.map(CheckText.japanese), "README.ja.md's table: the Japanese names")
+        #expect(zip(japaneseRows, rows).allSatisfy { $0 != $1 }, "every check has a Japanese name")
 
         let hints = HintsFile.hints(in: try ExerciseFiles.document(exercise, "hints.md"))
         let japaneseHints = HintsFile.hints(in: try ExerciseFiles.document(exercise, "hints.ja.md"))
