@@ -29,8 +29,6 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
         workspace?.remove()
     }
 
-    static let slowTier = ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1"
-
     /// The two ways to ask for Japanese: the locale, and `--lang ja` with an English locale.
     enum Asking: CaseIterable {
         case locale, flag
@@ -130,14 +128,5 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
                 verify.stdout.contains("verify: 演習 \(exercise.id) は未解答で配布され、模範解答は合格します"), verify.stdout)
             XCTAssertEqual(Self.english(in: verify.stdout + "\n" + verify.stderr), [], "\(asking): verify")
         }
-    }
-
-    /// `verify` of every exercise: a minute or more on two cores, so in the slow tier.
-    func testVerifyOfEveryExerciseSpeaksJapanese() throws {
-        try XCTSkipUnless(Self.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1")
-        let verify = try run(["verify"], .locale)
-        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        XCTAssertTrue(verify.stdout.contains("件の演習すべてが未解答で配布され"), verify.stdout)
-        XCTAssertEqual(Self.english(in: verify.stdout + "\n" + verify.stderr), [], "verify")
     }
 }
