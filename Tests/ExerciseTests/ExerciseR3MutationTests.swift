@@ -68,10 +68,31 @@ final class ExerciseR3MutationTests: XCTestCase {
         for result in report.values { XCTAssertTrue(result.passed, "\(result)") }
     }
 
+    /// The shipped class's racy dictionaries can leave its workload spinning for ever (seen
+    /// once in the two-way proof: every check then read "not run"). A workload that never ends
+    /// is stopped at half the check program's time, so the checks it feeds fail by name, well
+    /// within the limit, and the attributes are still named.
+    func testAWorkloadThatNeverEndsFailsItsChecksWithinTheLimit() throws {
+        let spinning = try changed(
+            Self.id, .shipped, "            let icon = self.fetch(name)\n",
+            "            while IconLoader.activeRequests >= 0 {}\n            let icon = self.fetch(name)\n")
+        let runner = ExerciseRunner()
+        let started = Date()
+        let report = checkedReport(spinning, runner: runner)
+        XCTAssertLessThan(Date().timeIntervalSince(started), runner.runTimeout + 30, "compile and checks")
+        XCTAssertFalse(report.values.contains { $0.notRun }, "\(report.values.map(\.description))")
+        XCTAssertNil(report[ExerciseRunner.finishCheck], "the program ended in time")
+        for name in [Self.resultsCheck, Self.mainActorCheck] {
+            XCTAssertEqual(report[name]?.passed, false, "\(String(describing: report[name]))")
+            XCTAssertTrue(report[name]?.got.contains("no answer within") == true, "\(String(describing: report[name]))")
+        }
+        XCTAssertEqual(report[Self.attributesCheck]?.passed, false)
+    }
+
     /// The results by name; the file must compile.
-    func checkedReport(_ text: String) -> [String: CheckResult] {
+    func checkedReport(_ text: String, runner: ExerciseRunner = ExerciseRunner()) -> [String: CheckResult] {
         let exercise = ExerciseFiles.exercise(Self.id)
-        let report = ExerciseRunner().check(exercise, sources: ExerciseFiles.sources(exercise, text: text))
+        let report = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text))
         XCTAssertEqual(report.results.first?.passed, true, report.results.map(\.description).joined(separator: "\n"))
         return Dictionary(report.results.map { ($0.name, $0) }) { first, _ in first }
     }

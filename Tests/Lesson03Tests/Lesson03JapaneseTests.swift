@@ -62,7 +62,7 @@ final class Lesson03JapaneseTests: XCTestCase {
             let arguments = short + ["--fault", fault, "--timeout", "2", "--variant", "threaded", "--lang", "ja"]
             let outcome = try LessonBinary("lesson03").run(arguments, timeout: 60)
             XCTAssertEqual(outcome.status, 1, outcome.stderr)
-            XCTAssertTrue(outcome.stderr.contains("threaded 版が失敗しました"), outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("threaded バリアントが失敗しました"), outcome.stderr)
             XCTAssertTrue(outcome.stderr.contains(japanese), "\(fault): no \"\(japanese)\" in\n\(outcome.stderr)")
             XCTAssertEqual(EnglishSentences.lines(in: outcome.stderr), [], outcome.stderr)
         }

@@ -112,7 +112,7 @@ final class Lesson04JapaneseTests: XCTestCase {
     func testAMalformedAnswerIsExplainedInJapanese() throws {
         let outcome = try lesson04(
             short + ["--fault", "malformed", "--timeout", "2", "--variant", "threaded", "--lang", "ja"], status: 1)
-        for japanese in ["threaded 版が失敗しました", "の XML が", "行目で壊れています", "閉じないまま文書が終わっています"] {
+        for japanese in ["threaded バリアントが失敗しました", "の XML が", "行目で壊れています", "閉じないまま文書が終わっています"] {
             XCTAssertTrue(outcome.stderr.contains(japanese), "no \"\(japanese)\" in\n\(outcome.stderr)")
         }
         XCTAssertEqual(EnglishSentences.lines(in: outcome.stderr), [], outcome.stderr)

@@ -44,7 +44,7 @@ final class Lesson06JapaneseTests: XCTestCase {
 
     func testFullAndOneVariantSpeakJapanese() throws {
         let output = try lesson06(["--rows", "100", "--full", "--variant", "threaded", "--lang", "ja"]).stdout
-        for japanese in ["1 行ごとにコミット: 100 行。", "比べるには 3 つの版をすべて実行してください"] {
+        for japanese in ["1 行ごとにコミット: 100 行。", "比べるには 3 つのバリアントをすべて実行してください"] {
             XCTAssertTrue(output.contains(japanese), "no \"\(japanese)\" in\n\(output)")
         }
         XCTAssertEqual(EnglishSentences.lines(in: withoutSQLite(output)), [])

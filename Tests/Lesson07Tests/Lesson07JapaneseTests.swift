@@ -27,7 +27,7 @@ final class Lesson07JapaneseTests: XCTestCase {
                 "レイアウト後に求めると:", "5. タイムラインの投稿 50 件の行の高さ、幅 24 桁",
                 "no-thread: メインスレッドで全行を測ってから", "threaded: まず見積もりの高さで描き、height-queue で 500 行ずつ",
                 "async: まず見積もりの高さで描き、500 行ずつのチャンク", "コンテンツの高さ", "時間の使われ方", "指標",
-                "どの版でも同じ 50 行の高さになりました。", "タスクグループは、自前のキューなしで",
+                "どのバリアントでも同じ 50 行の高さになりました。", "タスクグループは、自前のキューなしで",
             ] {
                 XCTAssertTrue(output.contains(japanese), "\(locale) \(arguments): no \"\(japanese)\" in\n\(output)")
             }
@@ -37,7 +37,7 @@ final class Lesson07JapaneseTests: XCTestCase {
 
     func testCornersSVGAndOneVariantSpeakJapanese() throws {
         let output = try lesson07(short + ["--corners-svg", "--variant", "async", "--lang", "ja"]).stdout
-        for japanese in ["  diagonal: <path d=\"M", "50 行の高さを測りました。", "比べるには 3 つの版をすべて実行してください"] {
+        for japanese in ["  diagonal: <path d=\"M", "50 行の高さを測りました。", "比べるには 3 つのバリアントをすべて実行してください"] {
             XCTAssertTrue(output.contains(japanese), "no \"\(japanese)\" in\n\(output)")
         }
         XCTAssertEqual(EnglishSentences.lines(in: output), [])
@@ -73,7 +73,7 @@ final class Lesson07JapaneseTests: XCTestCase {
         let help = try lesson07(["--help", "--lang", "ja"]).stdout
         for japanese in [
             "レイアウトの計算: Auto Layout の制約を自分で解き", "元になった記事", "描く画面とテーブルの幅", "高さを測る行数",
-            "threaded 版がメインキューに結果を渡すまでに測る行数", "async 版のタスクグループが同時に測るチャンクの数",
+            "threaded バリアントがメインキューに結果を渡すまでに測る行数", "async バリアントのタスクグループが同時に測るチャンクの数",
             "パート 4 の角丸の輪郭を SVG のパスとしても出力します",
         ] {
             XCTAssertTrue(help.contains(japanese), "--help --lang ja: no \"\(japanese)\" in\n\(help)")
