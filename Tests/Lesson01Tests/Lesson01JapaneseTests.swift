@@ -107,18 +107,7 @@ final class Lesson01JapaneseTests: XCTestCase {
 
     func testJSONStaysEnglish() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
-        let english = try XCTUnwrap(try lesson01(short + ["--json"]).document)
-        let japanese = try XCTUnwrap(try lesson01(short + ["--json", "--lang", "ja"]).document)
-        let local = try XCTUnwrap(try lesson01(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)
-        for document in [japanese, local] {
-            XCTAssertEqual(document.object.keys.sorted(), english.object.keys.sorted())
-            XCTAssertEqual(document.variantNames, english.variantNames)
-            XCTAssertEqual(document.parameters.keys.sorted(), english.parameters.keys.sorted())
-            for name in english.variantNames {
-                XCTAssertEqual(document.metrics(name).keys.sorted(), english.metrics(name).keys.sorted(), name)
-            }
-            let takeaway = document.object["takeaway"] as? String ?? ""
-            XCTAssertTrue(takeaway.hasPrefix("The queue ran up to 2 requests at once"), takeaway)
-        }
+        try assertJSONStaysEnglish(
+            "lesson01", short + ["--json"], takeawayStartsWith: "The queue ran up to 2 requests at once")
     }
 }

@@ -92,19 +92,7 @@ final class Lesson02JapaneseTests: XCTestCase {
     func testJSONStaysEnglish() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
         // The three variants without the comparison loops: the document's shape is the same, in a third of the time.
-        let json = short + ["--json", "--no-compare"]
-        let english = try XCTUnwrap(try lesson02(json).document)
-        let japanese = try XCTUnwrap(try lesson02(json + ["--lang", "ja"]).document)
-        let local = try XCTUnwrap(try lesson02(json, locale: ["LANG": "ja_JP.UTF-8"]).document)
-        for document in [japanese, local] {
-            XCTAssertEqual(document.object.keys.sorted(), english.object.keys.sorted())
-            XCTAssertEqual(document.variantNames, english.variantNames)
-            XCTAssertEqual(document.parameters.keys.sorted(), english.parameters.keys.sorted())
-            for name in english.variantNames {
-                XCTAssertEqual(document.metrics(name).keys.sorted(), english.metrics(name).keys.sorted(), name)
-            }
-            let takeaway = document.object["takeaway"] as? String ?? ""
-            XCTAssertTrue(takeaway.hasPrefix("The first item was on screen after"), takeaway)
-        }
+        try assertJSONStaysEnglish(
+            "lesson02", short + ["--json", "--no-compare"], takeawayStartsWith: "The first item was on screen after")
     }
 }

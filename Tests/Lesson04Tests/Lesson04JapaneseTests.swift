@@ -93,19 +93,7 @@ final class Lesson04JapaneseTests: XCTestCase {
 
     func testJSONStaysEnglish() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
-        let english = try XCTUnwrap(try lesson04(short + ["--json"]).document)
-        let japanese = try XCTUnwrap(try lesson04(short + ["--json", "--lang", "ja"]).document)
-        let local = try XCTUnwrap(try lesson04(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)
-        for document in [japanese, local] {
-            XCTAssertEqual(document.object.keys.sorted(), english.object.keys.sorted())
-            XCTAssertEqual(document.variantNames, english.variantNames)
-            XCTAssertEqual(document.parameters.keys.sorted(), english.parameters.keys.sorted())
-            for name in english.variantNames {
-                XCTAssertEqual(document.metrics(name).keys.sorted(), english.metrics(name).keys.sorted(), name)
-            }
-            let takeaway = document.object["takeaway"] as? String ?? ""
-            XCTAssertTrue(takeaway.hasPrefix("gzip sent"), takeaway)
-        }
+        try assertJSONStaysEnglish("lesson04", short + ["--json"], takeawayStartsWith: "gzip sent")
     }
 
     /// A broken answer is explained in Japanese: the variant, the API, the line and why.

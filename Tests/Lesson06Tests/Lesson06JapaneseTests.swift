@@ -61,19 +61,8 @@ final class Lesson06JapaneseTests: XCTestCase {
 
     func testJSONStaysEnglish() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // three whole runs: the slow tier
-        let english = try XCTUnwrap(try lesson06(short + ["--json"]).document)
-        let japanese = try XCTUnwrap(try lesson06(short + ["--json", "--lang", "ja"]).document)
-        let local = try XCTUnwrap(try lesson06(short + ["--json"], locale: ["LANG": "ja_JP.UTF-8"]).document)
-        for document in [japanese, local] {
-            XCTAssertEqual(document.object.keys.sorted(), english.object.keys.sorted())
-            XCTAssertEqual(document.variantNames, english.variantNames)
-            XCTAssertEqual(document.parameters.keys.sorted(), english.parameters.keys.sorted())
-            for name in english.variantNames {
-                XCTAssertEqual(document.metrics(name).keys.sorted(), english.metrics(name).keys.sorted(), name)
-            }
-            let takeaway = document.object["takeaway"] as? String ?? ""
-            XCTAssertTrue(takeaway.hasPrefix("Batching is what made the save fast"), takeaway)
-        }
+        try assertJSONStaysEnglish(
+            "lesson06", short + ["--json"], takeawayStartsWith: "Batching is what made the save fast")
     }
 
     func testHelpAndFlagErrorsInJapanese() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// What the Japanese tests count: a program speaking Japanese prints no English sentence.
 public enum EnglishSentences {
@@ -18,5 +19,32 @@ public enum EnglishSentences {
             }
             return false
         }
+    }
+}
+
+/// `--json` is an API: asked for in Japanese (`--lang ja`, or `LANG=ja_JP.UTF-8`), a lesson's
+/// document keeps the English run's keys, variants, parameters and metric names, and its takeaway
+/// stays English. Runs `program` three times with `arguments` (which must include `--json`).
+public func assertJSONStaysEnglish(
+    _ program: String, _ arguments: [String], takeawayStartsWith prefix: String,
+    file: StaticString = #filePath, line: UInt = #line
+) throws {
+    func document(_ extra: [String], locale: [String: String] = [:]) throws -> LessonDocument {
+        let outcome = try LessonBinary(program).run(arguments + extra, timeout: 60, locale: locale)
+        XCTAssertFalse(outcome.timedOut, "\(program) did not finish within 60 s", file: file, line: line)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr, file: file, line: line)
+        return try XCTUnwrap(outcome.document, "\(program): no JSON document", file: file, line: line)
+    }
+    let english = try document([])
+    for asked in [try document(["--lang", "ja"]), try document([], locale: ["LANG": "ja_JP.UTF-8"])] {
+        XCTAssertEqual(asked.object.keys.sorted(), english.object.keys.sorted(), file: file, line: line)
+        XCTAssertEqual(asked.variantNames, english.variantNames, file: file, line: line)
+        XCTAssertEqual(asked.parameters.keys.sorted(), english.parameters.keys.sorted(), file: file, line: line)
+        for name in english.variantNames {
+            XCTAssertEqual(
+                asked.metrics(name).keys.sorted(), english.metrics(name).keys.sorted(), name, file: file, line: line)
+        }
+        let takeaway = asked.object["takeaway"] as? String ?? ""
+        XCTAssertTrue(takeaway.hasPrefix(prefix), takeaway, file: file, line: line)
     }
 }
