@@ -42,6 +42,7 @@ final class Lesson01JapaneseTests: XCTestCase {
     }
 
     func testTheCancelReportIsJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a cancelled run: the slow tier (lessons 06 and 07 check a Japanese cancel report quick)
         // --lang ja only: the locale is asked for in the tests above; each cancelled run takes seconds.
         for (arguments, locale) in ways.prefix(1) {
             let output = try lesson01(short + ["--cancel-after", "0.05"] + arguments, locale: locale).stdout
@@ -53,6 +54,7 @@ final class Lesson01JapaneseTests: XCTestCase {
     }
 
     func testShowHangIsJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // two runs that wait out a hang: the slow tier
         for (arguments, locale) in ways {
             let output = try lesson01(["--show-hang"] + arguments, locale: locale).stdout
             for japanese in ["を呼ばない非同期オペレーション", "isFinished = true", "違いはそれだけです"] {

@@ -36,6 +36,7 @@ final class Lesson04JapaneseTests: XCTestCase {
     }
 
     func testTheCancelReportIsJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a cancelled run: the slow tier
         // --lang ja only: the locale is asked for in the tests above; each cancelled run takes seconds.
         for (arguments, locale) in ways.prefix(1) {
             let output = try lesson04(

@@ -120,6 +120,7 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
 
     /// `verify` of one exercise (quick: its checks need no network or thread), both ways of asking.
     func testVerifyOfOneExerciseSpeaksJapanese() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // verify's words, twice: the slow tier
         let exercise = Subject.pure
         for asking in Asking.allCases {
             let verify = try run(["verify", exercise.id], asking)
