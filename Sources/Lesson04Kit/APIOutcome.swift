@@ -21,6 +21,8 @@ public struct APIOutcome: Sendable {
     public var records: [Record] = []
     /// Why this API gave no records: the download or the parse failed.
     public var failure: String?
+    /// The download was cancelled (by us, when another API of the round had failed).
+    public var wasCancelled = false
 
     /// Parses a finished download, on whatever thread calls it (that is the lesson's point),
     /// and stamps "parse complete" when done. `roundStart` is on the monotonic clock.
@@ -31,6 +33,7 @@ public struct APIOutcome: Sendable {
         switch download {
         case .failure(let error):
             outcome.failure = "\(api.name): \(error)"
+            if case .cancelled = error { outcome.wasCancelled = true }
         case .success(let timing):
             outcome.startSeconds = timing.startedAt - roundStart
             outcome.responseSeconds = timing.responseAt - roundStart

@@ -37,28 +37,34 @@ final class Lesson03JapanesePictureTests: XCTestCase {
     }
 
     func testAJapaneseRunDrawsAJapanesePictureAndPage() throws {
-        // The locale way in the slow tier too: lesson 03's text run asks for it (Lesson03JapaneseTests).
-        let ways: [([String], [String: String])] = [(["--lang", "ja"], [:]), ([], ["LANG": "ja_JP.UTF-8"])]
-        for (arguments, locale) in ways.prefix(SlowTier.isEnabled ? 2 : 1) {
-            let (_, svg, html) = try pictures(arguments, locale: locale)
-            XCTAssertNil(xmlParseError(svg), "\(locale): the Japanese SVG is not well-formed XML")
-            XCTAssertTrue(svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" xml:lang=\"ja\""), "\(locale)")
-            XCTAssertTrue(html.contains("<html lang=\"ja\">"), "\(locale)")
-            for japanese in [
-                "レッスン 03: GCD のキュー: タイムラインとアイコン", "メインスレッドのフリーズ", "取得", "完了", " 秒",
-                "メインスレッドの最大フリーズは", "キャッシュでリクエストが",
-            ] {
-                XCTAssertTrue(svg.contains(japanese), "\(locale): the picture lacks \"\(japanese)\"")
-            }
-            for japanese in ["<h1>レッスン 03: GCD のキュー: タイムラインとアイコン</h1>", "<th>指標</th>", "フリーズ "] {
-                XCTAssertTrue(html.contains(japanese), "\(locale): the page lacks \"\(japanese)\"")
-            }
-            for variant in ["no-thread", "threaded", "async"] {
-                XCTAssertTrue(svg.contains(">\(variant)</text>"), "the variant names stay as printed")
-            }
-            XCTAssertEqual(EnglishSentences.lines(in: words(svg)), [], "\(locale): the picture")
-            XCTAssertEqual(EnglishSentences.lines(in: words(html)), [], "\(locale): the page")
+        try assertJapanesePictures(["--lang", "ja"], locale: [:])
+    }
+
+    /// The locale way: the slow tier (lesson 03's text run asks for it in the quick suite).
+    func testAJapaneseLocaleDrawsAJapanesePictureAndPage() throws {
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
+        try assertJapanesePictures([], locale: ["LANG": "ja_JP.UTF-8"])
+    }
+
+    func assertJapanesePictures(_ arguments: [String], locale: [String: String]) throws {
+        let (_, svg, html) = try pictures(arguments, locale: locale)
+        XCTAssertNil(xmlParseError(svg), "\(locale): the Japanese SVG is not well-formed XML")
+        XCTAssertTrue(svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" xml:lang=\"ja\""), "\(locale)")
+        XCTAssertTrue(html.contains("<html lang=\"ja\">"), "\(locale)")
+        for japanese in [
+            "レッスン 03: GCD のキュー: タイムラインとアイコン", "メインスレッドのフリーズ", "取得", "完了", " 秒",
+            "メインスレッドの最大フリーズは", "キャッシュでリクエストが",
+        ] {
+            XCTAssertTrue(svg.contains(japanese), "\(locale): the picture lacks \"\(japanese)\"")
         }
+        for japanese in ["<h1>レッスン 03: GCD のキュー: タイムラインとアイコン</h1>", "<th>指標</th>", "フリーズ "] {
+            XCTAssertTrue(html.contains(japanese), "\(locale): the page lacks \"\(japanese)\"")
+        }
+        for variant in ["no-thread", "threaded", "async"] {
+            XCTAssertTrue(svg.contains(">\(variant)</text>"), "the variant names stay as printed")
+        }
+        XCTAssertEqual(EnglishSentences.lines(in: words(svg)), [], "\(locale): the picture")
+        XCTAssertEqual(EnglishSentences.lines(in: words(html)), [], "\(locale): the page")
     }
 
     func testACancelledJapaneseRunSaysItsCancelInJapanese() throws {
