@@ -1,9 +1,9 @@
 import Foundation
 import WorkshopCore
 
-/// The two test tiers. The README's `swift test --parallel` is the learner's suite (fast); the slow tier
-/// (fault matrices, random-cancel loops, runs under load) is switched on by one environment
-/// variable, which `.ci/run` sets: `SAKUSAKU_SLOW_TESTS=1 swift test`.
+/// The two test tiers. The README's `swift test --parallel --num-workers 3` is the learner's
+/// suite (fast); the slow tier (fault matrices, random-cancel loops, runs under load) is
+/// switched on by one environment variable, which `.ci/run` sets: `SAKUSAKU_SLOW_TESTS=1`.
 public enum SlowTier {
     public static let variable = "SAKUSAKU_SLOW_TESTS"
     public static var isEnabled: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
