@@ -42,7 +42,8 @@ final class Lesson01JapaneseTests: XCTestCase {
     }
 
     func testTheCancelReportIsJapanese() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a cancelled run: the slow tier (lessons 06 and 07 check a Japanese cancel report quick)
+        // A cancelled run: the slow tier (lessons 06 and 07 check a Japanese cancel report quick).
+        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // --lang ja only: the locale is asked for in the tests above; each cancelled run takes seconds.
         for (arguments, locale) in ways.prefix(1) {
             let output = try lesson01(short + ["--cancel-after", "0.05"] + arguments, locale: locale).stdout
