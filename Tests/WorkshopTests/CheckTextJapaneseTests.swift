@@ -144,6 +144,8 @@ final class CheckTextJapaneseTests: XCTestCase {
 
     /// `--lang en` beats a Japanese locale in the check program too; `--lang ja` reaches it without one.
     func testTheLanguageFlagReachesTheCheckProgram() throws {
+        // The slow tier: WorkshopJapaneseOutputTests checks with --lang ja and the locale quick.
+        try XCTSkipUnless(Self.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import LessonTestSupport
 import Testing
 
 /// Keeps the English lesson texts (Lessons/*.md) and the Japanese ones (Lessons/ja/*.md) in step:
@@ -95,7 +96,9 @@ struct LanguageSyncTests {
         }
     }
 
-    @Test func everyJapaneseSwiftRunLineParsesWithTheCurrentFlags() throws {
+    /// The slow tier: a `--help` run per distinct line (CI runs it).
+    @Test(.enabled(if: SlowTier.isEnabled, Comment(rawValue: SlowTier.skipReason)))
+    func everyJapaneseSwiftRunLineParsesWithTheCurrentFlags() throws {
         let commands = try LessonCommandsTests.commands(in: "Lessons/ja")
         #expect(commands.count >= 10, "\(commands)")
         try LessonCommandsTests.expectEveryCommandParses(commands)

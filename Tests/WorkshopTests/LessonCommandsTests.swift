@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import LessonTestSupport
 import Testing
 import WorkshopCore
 
@@ -38,7 +39,9 @@ struct LessonCommandsTests {
         #expect(commands.contains { $0.product == "workshop" })
     }
 
-    @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
+    /// The slow tier: a `--help` run per distinct line (CI runs it).
+    @Test(.enabled(if: SlowTier.isEnabled, Comment(rawValue: SlowTier.skipReason)))
+    func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
         try Self.expectEveryCommandParses(Self.commands())
     }
 
