@@ -55,6 +55,16 @@ public struct APIOutcome: Sendable {
     public var reportedWireBytes: Int { wireBytes ?? wireBodyBytes }
 }
 
+extension Array where Element == APIOutcome {
+    /// The failure to name when several APIs of a round failed together (a server that is down
+    /// refuses all three at once): the first in the article's order, so that every run, and
+    /// every variant, gives the same cause.
+    var firstInTheArticlesOrder: APIOutcome? {
+        let order = { (outcome: APIOutcome) in XMLAPIs.all.firstIndex(of: outcome.api) ?? 0 }
+        return self.min { order($0) < order($1) }
+    }
+}
+
 /// Bytes the fixture server wrote, per path and encoding, from its request log. URLSession
 /// never shows the compressed bytes, so the honest count comes from the sender.
 public final class WireLedger: Sendable {

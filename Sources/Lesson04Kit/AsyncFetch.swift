@@ -62,10 +62,8 @@ public struct AsyncFetch: Sendable {
                     group.cancelAll()
                 }
             }
-            // Several can fail together (a server that is down refuses all three): name the
-            // first in the article's order, so that every run gives the same cause.
-            let order = { (outcome: APIOutcome) in XMLAPIs.all.firstIndex(of: outcome.api) ?? 0 }
-            if let first = failed.min(by: { order($0) < order($1) }) { controller.show(first) }
+            // Several can fail together (a server that is down refuses all three).
+            if let first = failed.firstInTheArticlesOrder { controller.show(first) }
         }
     }
 

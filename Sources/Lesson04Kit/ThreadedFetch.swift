@@ -95,8 +95,7 @@ final class RoundAnswers {
             return outcome
         }
         guard answered == expected, !failures.isEmpty else { return nil }
-        let order = { (outcome: APIOutcome) in XMLAPIs.all.firstIndex(of: outcome.api) ?? 0 }
         let theirs = failures.filter { !$0.wasCancelled }
-        return (theirs.isEmpty ? failures : theirs).min { order($0) < order($1) }
+        return (theirs.isEmpty ? failures : theirs).firstInTheArticlesOrder
     }
 }
