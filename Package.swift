@@ -10,16 +10,16 @@ func lesson(_ number: String) -> [Target] {
     // Each speaks Japanese too: Resources/ja.lproj/Localizable.strings (see WorkshopCore's Localization/Localized.swift).
     let resources: [Resource] = [.process("Resources")]
     return [
-        .target(name: "Lesson\(number)Kit", dependencies: ["WorkshopCore"], resources: resources),
+        .target(name: "Lesson\(number)Kit", dependencies: ["WorkshopCore", "WorkshopServer"], resources: resources),
         .executableTarget(
             name: "lesson\(number)",
-            dependencies: [.target(name: "Lesson\(number)Kit"), "WorkshopCore", argumentParser],
+            dependencies: [.target(name: "Lesson\(number)Kit"), "WorkshopCore", "WorkshopServer", argumentParser],
             resources: resources),
         .testTarget(
             name: "Lesson\(number)Tests",
             dependencies: [
                 .target(name: "lesson\(number)"), .target(name: "Lesson\(number)Kit"), "LessonTestSupport",
-                "WorkshopCore",
+                "WorkshopCore", "WorkshopServer",
             ]),
     ]
 }
@@ -39,10 +39,16 @@ let coreTargets: [Target] = [
         name: "WorkshopCore", dependencies: ["CZlib", "CSQLite", argumentParser], resources: [.process("Resources")]),
     // The fixture server on its own (`swift run fixture-server`), for a second terminal or a room.
     // Its Japanese texts (--help, startup lines, errors): Resources/ja.lproj/Localizable.strings.
-    .executableTarget(name: "fixture-server", dependencies: ["WorkshopCore"], resources: [.process("Resources")]),
-    .testTarget(name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "fixture-server", "LessonTestSupport"]),
+    // The "external API" (the fixture server and its routes) and the room (board, docs site, load check).
+    .target(name: "WorkshopServer", dependencies: ["WorkshopCore"], resources: [.process("Resources")]),
+    .executableTarget(
+        name: "fixture-server", dependencies: ["WorkshopServer", "WorkshopCore"], resources: [.process("Resources")]),
+    .testTarget(
+        name: "WorkshopCoreTests",
+        dependencies: ["WorkshopCore", "WorkshopServer", "fixture-server", "LessonTestSupport"]),
     // What every lesson's tests share: the built program driven with a timeout, a test server, pictures.
-    .target(name: "LessonTestSupport", dependencies: ["WorkshopCore"], path: "Tests/LessonTestSupport"),
+    .target(
+        name: "LessonTestSupport", dependencies: ["WorkshopCore", "WorkshopServer"], path: "Tests/LessonTestSupport"),
 ]
 
 let workshopTargets: [Target] = [
@@ -53,17 +59,20 @@ let workshopTargets: [Target] = [
     //
     // Every exercise's checks, the catalog (title, lesson, files, hints, driver) and the runner.
     // Its Japanese texts (check names, wanted, got): Resources/ja.lproj/Localizable.strings (see CheckText.swift).
-    .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore"], resources: [.process("Resources")]),
+    .target(
+        name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore", "WorkshopServer"],
+        resources: [.process("Resources")]),
     // `swift run workshop`: list, start, check, hint, watch, reset, solution, verify, present.
     // Its Japanese texts: Resources/ja.lproj/Localizable.strings (key: the English text).
     .executableTarget(
-        name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", argumentParser],
+        name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", "WorkshopServer", argumentParser],
         resources: [.process("Resources")]),
     // The checks on the shipped files and the references, each in a throwaway workspace.
-    .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore"]),
+    .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore", "WorkshopServer"]),
     // Drives the built `workshop` binary; checks every `swift run ...` line in Lessons/*.md.
     .testTarget(
-        name: "WorkshopTests", dependencies: ["workshop", "ExerciseChecks", "WorkshopCore", "LessonTestSupport"]),
+        name: "WorkshopTests",
+        dependencies: ["workshop", "ExerciseChecks", "WorkshopCore", "WorkshopServer", "LessonTestSupport"]),
 ]
 
 let targets: [Target] = coreTargets + lessons.flatMap(lesson) + workshopTargets

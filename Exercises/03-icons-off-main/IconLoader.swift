@@ -3,6 +3,7 @@
 import Dispatch
 import Lesson03Kit
 import WorkshopCore
+import WorkshopServer
 
 /// Loads the timeline's icons. `loadIcons` is called on the main queue right after the rows
 /// were shown in `table`, and must put every entry's icon on the cell of that entry's row.

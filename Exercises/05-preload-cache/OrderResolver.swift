@@ -2,6 +2,7 @@
 // Check it: swift run workshop check 05
 import Lesson05Kit
 import WorkshopCore
+import WorkshopServer
 
 /// Turns the orders the API sent into `Order`s, each with the product its record names, from
 /// the app's local database, in the records' order; an order whose product the database does

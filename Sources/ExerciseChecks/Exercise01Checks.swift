@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Lesson03Kit
 import WorkshopCore
+import WorkshopServer
 
 /// The checks of exercise 03 (Exercises/03-icons-off-main): icons fetched on a queue and set
 /// on their rows on the main queue.

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// The checks of exercise 04 (Exercises/04-gzip-by-hand): asking for gzip and decoding it
 /// by hand, and throwing on every broken body.

@@ -1,6 +1,7 @@
 import Foundation
 import Lesson05Kit
 import WorkshopCore
+import WorkshopServer
 
 /// The checks of exercise 05 (Exercises/05-preload-cache): every order's product with one query.
 public enum Exercise05Checks {

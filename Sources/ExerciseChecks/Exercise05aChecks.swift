@@ -1,6 +1,7 @@
 import Foundation
 import Lesson05Kit
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)

@@ -1,10 +1,8 @@
 import Foundation
 import WorkshopCore
 
-/// Text in Lesson01Kit's table (`Sources/Lesson01Kit/Resources/ja.lproj/Localizable.strings`), filled in.
-func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+let localized = LocalizedTexts { .module }
 
 /// What a lesson 01 run leaves behind besides its metrics.
 public struct AccountDetails: Sendable {

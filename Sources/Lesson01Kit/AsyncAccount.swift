@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)

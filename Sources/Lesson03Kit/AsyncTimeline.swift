@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// The same job in Swift 6: no queue of our own, no thread of our own.
 ///

@@ -1,4 +1,5 @@
 import WorkshopCore
+import WorkshopServer
 
 /// The article's `no_thread` branch: everything on the main thread.
 ///

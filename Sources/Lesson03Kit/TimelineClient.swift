@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// The client side of the fixture API's timeline, in the articles' synchronous style:
 /// each call waits for its answer on the calling thread. Which thread that is, is the lesson.

@@ -1,5 +1,6 @@
 import Dispatch
 import WorkshopCore
+import WorkshopServer
 
 /// The "view controller" every variant shares: it shows "loading...", the timeline, and an
 /// icon on a row. It never fetches anything; the variants decide where fetching runs.

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// One API fetched and parsed once: the article's four time stamps, the sizes, the records.
 /// Times are seconds since the start of the round (the three APIs with one encoding).

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// The async variant: the threaded variant's job in Swift 6. One task on the main actor runs
 /// the two rounds in turn; each round is a task group of three child tasks, one per API. A

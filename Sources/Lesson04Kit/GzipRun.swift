@@ -1,10 +1,9 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
-/// Text in Lesson04Kit's table (`Sources/Lesson04Kit/Resources/ja.lproj/Localizable.strings`), filled in.
-func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+let localized = LocalizedTexts { .module }
 
 /// Runs one variant of lesson 04 (the three APIs without gzip, then with gzip) and adds the
 /// lesson's own metrics to the four every lesson reports.

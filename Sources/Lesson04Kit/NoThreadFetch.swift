@@ -1,4 +1,5 @@
 import WorkshopCore
+import WorkshopServer
 
 /// The no-thread variant: the three APIs one after another on the main thread, each
 /// downloaded (the main thread waits) and then parsed on main, first without compression,

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationXML)
     import FoundationXML  // XMLParser lives here on Linux (built on libxml2)

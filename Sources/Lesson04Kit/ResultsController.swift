@@ -1,4 +1,5 @@
 import WorkshopCore
+import WorkshopServer
 
 /// The "view controller" both variants share: it shows each API's result as a row. It never
 /// fetches or parses; the variants decide where that runs. `@MainActor`, like a

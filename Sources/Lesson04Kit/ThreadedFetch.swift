@@ -1,5 +1,6 @@
 import Dispatch
 import WorkshopCore
+import WorkshopServer
 
 /// The threaded variant, as in the article: the three downloads of a round start together,
 /// each is parsed off the main thread as soon as its last byte is in, and only the finished

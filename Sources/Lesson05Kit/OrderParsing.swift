@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// Every product of the local database, by code: the article's NSMutableDictionary.
 public typealias ProductIndex = [String: Product]

@@ -1,4 +1,5 @@
 import WorkshopCore
+import WorkshopServer
 
 /// The app's local database of products, on one SQLite connection, counting every
 /// query it issues so a lesson can show how many round trips into SQLite a job made.

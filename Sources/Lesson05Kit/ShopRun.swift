@@ -1,10 +1,9 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
-/// Text in Lesson05Kit's table (`Sources/Lesson05Kit/Resources/ja.lproj/Localizable.strings`), filled in.
-func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+let localized = LocalizedTexts { .module }
 
 /// One launch of the app and what it left behind.
 public struct Launch: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// What every launch shares: the server, the local database, the sizes.
 public struct ShopSetup: LessonSetup {

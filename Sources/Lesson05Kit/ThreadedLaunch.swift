@@ -1,5 +1,6 @@
 import Dispatch
 import WorkshopCore
+import WorkshopServer
 
 /// Launch with the slow steps on queues: the Screen shows "loading..." at once, the products
 /// are pre-loaded on a database queue *while* the orders download on a network queue, and

@@ -1,10 +1,8 @@
 import Foundation
 import WorkshopCore
 
-/// Text in Lesson06Kit's table (`Sources/Lesson06Kit/Resources/ja.lproj/Localizable.strings`), filled in.
-func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+let localized = LocalizedTexts { .module }
 
 /// What a lesson 06 run leaves behind besides its metrics.
 public struct SaveDetails: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(Glibc)
     import Glibc
@@ -8,13 +9,8 @@ import WorkshopCore
     import Darwin
 #endif
 
-/// Text in this program's table (`Sources/fixture-server/Resources/ja.lproj/Localizable.strings`).
-private func text(_ english: String) -> String { Localized.string(english, bundle: .module) }
-
-/// A format in this program's table, filled in.
-private func text(format english: String, _ arguments: any CVarArg...) -> String {
-    String(format: text(english), locale: nil, arguments: arguments)
-}
+/// This program's texts (`Sources/fixture-server/Resources/ja.lproj/Localizable.strings`).
+private let text = LocalizedTexts { .module }
 
 @main
 struct FixtureServerCommand: ParsableCommand {
@@ -26,7 +22,7 @@ struct FixtureServerCommand: ParsableCommand {
             abstract: text(
                 "Serve the workshop's fixture API (on 127.0.0.1 unless --host says otherwise) and log every request."),
             // One table entry a line (the English lines are the keys); blank lines between paragraphs.
-            discussion: discussion.map { $0.map(text).joined(separator: "\n") }.joined(separator: "\n\n"))
+            discussion: discussion.map { $0.map { text($0) }.joined(separator: "\n") }.joined(separator: "\n\n"))
     }
 
     /// `--help`'s discussion: paragraphs of lines, each line one entry of the table.

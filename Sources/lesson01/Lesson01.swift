@@ -2,11 +2,10 @@ import ArgumentParser
 import Foundation
 import Lesson01Kit
 import WorkshopCore
+import WorkshopServer
 
-/// Text in this program's table (`Sources/lesson01/Resources/ja.lproj/Localizable.strings`), filled in.
-private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson01: LessonProgram, NetworkDefaults {

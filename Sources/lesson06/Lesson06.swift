@@ -3,10 +3,8 @@ import Foundation
 import Lesson06Kit
 import WorkshopCore
 
-/// Text in this program's table (`Sources/lesson06/Resources/ja.lproj/Localizable.strings`), filled in.
-private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson06: LessonProgram {

@@ -3,10 +3,8 @@ import Foundation
 import Lesson07Kit
 import WorkshopCore
 
-/// Text in this program's table (`Sources/lesson07/Resources/ja.lproj/Localizable.strings`), filled in.
-private func localized(_ english: String, _ arguments: any CVarArg...) -> String {
-    String(format: Localized.string(english, bundle: .module), locale: nil, arguments: arguments)
-}
+/// This module's texts (its `Resources/ja.lproj/Localizable.strings`).
+private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson07: LessonProgram {

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

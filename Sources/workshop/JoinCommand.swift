@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// `workshop join URL --name NAME --code CODE`: from now on every `check` tells the room's
 /// board (the instructor's `fixture-server --board`) how it went. Never the learner's code.

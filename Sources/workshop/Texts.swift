@@ -14,14 +14,9 @@ struct LanguageOption: ParsableArguments {
     var language: Language?
 }
 
-/// Text in `workshop`'s own table (`Sources/workshop/Resources/ja.lproj/Localizable.strings`):
-/// the key is the English text, the value its Japanese (see WorkshopCore's `Localized`).
-func localized(_ english: String) -> String { Localized.string(english, bundle: .module) }
-
-/// A format in `workshop`'s own table, filled in (`%@`, `%d`, `%.1f`, positional `%1$@`).
-func localized(format english: String, _ arguments: any CVarArg...) -> String {
-    String(format: localized(english), locale: nil, arguments: arguments)
-}
+/// `workshop`'s own texts (`Sources/workshop/Resources/ja.lproj/Localizable.strings`): the key is
+/// the English text, the value its Japanese (see WorkshopCore's `LocalizedTexts`).
+let localized = LocalizedTexts { .module }
 
 /// The sentences `workshop` says in more than one place, or that take some building. Each is
 /// written once, in English; its Japanese is in the table (`localized`). Commands, paths,

@@ -145,7 +145,7 @@ struct Verify: ParsableCommand {
         }
         let total = monotonicSeconds() - started
 
-        let header = ["exercise", "Exercises/ file", "copy as shipped", "reference", "verdict"].map(localized)
+        let header = ["exercise", "Exercises/ file", "copy as shipped", "reference", "verdict"].map { localized($0) }
         var rows: [[String]] = []
         var bad: [String] = []
         for exercise in exercises {
@@ -167,7 +167,7 @@ struct Verify: ParsableCommand {
                 && tally.referencePassed == `repeat`
             if !ok { bad.append(exercise.id) }
             rows.append([
-                exercise.id, learner[exercise.id].map(localized) ?? "", shipped, reference, ok ? "ok" : "FAIL",
+                exercise.id, learner[exercise.id].map { localized($0) } ?? "", shipped, reference, ok ? "ok" : "FAIL",
             ])
         }
         let widths = header.indices.map { column in ([header] + rows).map { terminalWidth($0[column]) }.max() ?? 0 }

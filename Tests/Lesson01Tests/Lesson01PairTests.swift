@@ -1,6 +1,7 @@
 import Lesson01Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// The same job through the three variants, side by side. XCTest, because these runs need the

@@ -2,6 +2,7 @@ import Foundation
 import Lesson01Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,7 @@
 import Lesson02Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// The same feed through the three variants, side by side, plus the run-loop thread's own claims.

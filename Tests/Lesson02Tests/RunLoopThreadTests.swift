@@ -1,6 +1,7 @@
 import Foundation
 import Lesson02Kit
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// The run-loop thread on its own: where blocks run, in what order, and how it stops.

@@ -2,6 +2,7 @@ import Foundation
 import Lesson03Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// The same job through the three variants, side by side. XCTest, because these runs need the

@@ -2,6 +2,7 @@ import Lesson03Kit
 import LessonTestSupport
 import Testing
 import WorkshopCore
+import WorkshopServer
 
 /// The timeline client against the fixture server's timeline routes.
 @Suite("TimelineClient")

@@ -1,6 +1,7 @@
 import Lesson04Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// `TimedDownload.download`, the async form the async variant awaits: cancelling the task

@@ -1,6 +1,7 @@
 import Lesson04Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// What a cancel promises in lesson 04: no request and no row after the tap (beyond one request

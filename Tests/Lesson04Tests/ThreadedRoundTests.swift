@@ -1,4 +1,5 @@
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 @testable import Lesson04Kit

@@ -2,6 +2,7 @@ import Foundation
 import Lesson04Kit
 import Testing
 import WorkshopCore
+import WorkshopServer
 
 @Suite("The three XML APIs and their parser")
 struct XMLAPIsTests {

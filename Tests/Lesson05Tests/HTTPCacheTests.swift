@@ -2,6 +2,7 @@ import Foundation
 import Lesson05Kit
 import Testing
 import WorkshopCore
+import WorkshopServer
 
 /// Part 2: the on-disk HTTP cache and revalidation, against the real fixture server, which
 /// counts what it was asked and what it wrote.

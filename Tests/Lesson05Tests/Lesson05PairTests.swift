@@ -1,6 +1,7 @@
 import Lesson05Kit
 import LessonTestSupport
 import WorkshopCore
+import WorkshopServer
 import XCTest
 
 /// The same three launches through the three variants, side by side. XCTest, because these runs

@@ -2,6 +2,7 @@ import Foundation
 import Lesson05Kit
 import Testing
 import WorkshopCore
+import WorkshopServer
 
 /// Part 1 without threads or a server: the two ways of parsing, on a real SQLite file.
 @Suite struct OrderParsingTests {

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// A lesson program built next to the tests, driven the way a learner or a script drives it.
 public struct LessonBinary: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 /// Two promises every network lesson makes, checked on the built binary: a server that never
 /// answers ends the run in bounded time, and every fault the fixture server knows ends it with

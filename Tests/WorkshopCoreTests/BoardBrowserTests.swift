@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// The board page in a real browser: Debian's chromium, headless. Skipped, saying why, when it
 /// is not installed (`.ci/setup` installs it when it can) or outside the slow tier.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// A room's board on an in-process fixture server, kept in a throwaway folder.
 final class TestBoard: Sendable {

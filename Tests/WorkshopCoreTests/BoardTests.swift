@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 @Suite("Room board: rules and state")
 struct BoardRulesTests {

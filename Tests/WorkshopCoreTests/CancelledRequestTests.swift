@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WorkshopCore
+import WorkshopServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

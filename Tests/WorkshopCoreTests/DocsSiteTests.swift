@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// `fixture-server --docs`: the tutorials' folder as static files at /docs/, and nothing beside it.
 @Suite("Docs site")

@@ -3,6 +3,7 @@ import LessonTestSupport
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// `fixture-server --lang ja` and a Japanese locale: its help, its startup lines, its errors and
 /// its request log are Japanese. ArgumentParser's own words (OPTIONS, USAGE, "Show help

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// A server on a free port, stopped when the test is done.
 func withServer<T>(_ knobs: ServerKnobs = ServerKnobs(), _ body: (FixtureServer) throws -> T) throws -> T {

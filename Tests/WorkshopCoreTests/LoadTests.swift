@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// Whether this test process was built with `-sanitize=thread` (`swift test --sanitize=thread`).
 let underThreadSanitizer: Bool = {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// The facts the async variants stand on, checked on the real main thread (XCTest runs its
 /// tests there; Swift Testing does not, and RunLoop.main would never run its blocks).

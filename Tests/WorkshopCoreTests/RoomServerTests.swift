@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 /// The lessons' DocC tutorials in a real browser: `workshop docs` builds both archives with the
 /// toolchain's docc, a fixture server serves them (`--docs`, in this process), and headless

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopServer
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopServer
 
 // The checks' fetch is the source your step depends on.
 extension CheckFetch: BodyProducing {}

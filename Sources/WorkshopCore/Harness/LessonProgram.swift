@@ -7,6 +7,17 @@ public protocol LessonSetup: Sendable {
     func tearDown()
 }
 
+/// What the harness needs to know of the server a lesson talks to, to count what reached it
+/// after a cancel (WorkshopServer's `FixtureEndpoint` is one).
+public protocol RequestLedger: Sendable {
+    /// Seconds the server waits before each response: a request sent just before the cancel
+    /// may still arrive this long after it.
+    var latencySeconds: Double { get }
+    /// Requests the server received at `monotonic` seconds or later; nil when it is not ours
+    /// (`--server`) and we cannot count.
+    func requestsReceived(since monotonic: Double) -> Int?
+}
+
 /// For lessons that share nothing between variants.
 public struct NoSetup: LessonSetup {
     public init() {}

@@ -87,7 +87,7 @@ extension VariantRun {
     @MainActor
     public static func perform(
         _ name: String, controller: LessonController, timeout: Double, cancelAfter: Double? = nil,
-        endpoint: FixtureEndpoint? = nil, requestsAtOnce: Int = 1, details: @autoclosure () -> Details,
+        endpoint: (any RequestLedger)? = nil, requestsAtOnce: Int = 1, details: @autoclosure () -> Details,
         start: () -> Void
     ) -> VariantRun {
         let clock = Stopwatch()
@@ -129,7 +129,7 @@ extension VariantRun {
             // Work that did not say it was still running (a block nobody counted, a request
             // nobody cancelled) shows up now: the main loop keeps turning for a while, and the
             // server and the Screen keep counting. Evidence, not the variant's word.
-            let window = CancelOutcome.watchSeconds + 2 * (endpoint?.knobs.latencySeconds ?? 0)
+            let window = CancelOutcome.watchSeconds + 2 * (endpoint?.latencySeconds ?? 0)
             MainLoop.run(timeout: window) { false }
             // Counted from the moment the app handled the tap, as a user sees it: the tap is an
             // event, handled when the main thread gets to it (a no-thread variant, between two

@@ -101,10 +101,32 @@ public enum Localized {
     }
 }
 
-/// Text in WorkshopCore's own table (`Sources/WorkshopCore/Resources`).
-func localized(_ english: String) -> String { Localized.string(english, bundle: .module) }
+/// One module's texts: its own `Resources/ja.lproj/Localizable.strings`, read in the program's
+/// language. Each module that speaks declares it once, `let localized = LocalizedTexts { .module }`,
+/// because `Bundle.module` is generated per module (internal to it); everything else is here.
+public struct LocalizedTexts: Sendable {
+    private let bundle: @Sendable () -> Bundle
 
-/// A format in WorkshopCore's own table, filled in.
-func localized(format english: String, _ arguments: any CVarArg...) -> String {
-    String(format: localized(english), locale: nil, arguments: arguments)
+    public init(_ bundle: @escaping @Sendable () -> Bundle) { self.bundle = bundle }
+
+    /// `english` in the program's language (not a format: a `%` in it stays as it is).
+    public func callAsFunction(_ english: String) -> String { Localized.string(english, bundle: bundle()) }
+
+    /// `english` in the program's language, filled in (`%@`, `%d`, `%.2f`, `%1$@`).
+    public func callAsFunction(_ english: String, _ arguments: any CVarArg...) -> String {
+        String(format: Localized.string(english, bundle: bundle()), locale: nil, arguments: arguments)
+    }
+
+    /// The same, for call sites that say so.
+    public func callAsFunction(format english: String, _ arguments: any CVarArg...) -> String {
+        String(format: Localized.string(english, bundle: bundle()), locale: nil, arguments: arguments)
+    }
+
+    /// `english` in `language`, whatever the program speaks (a text made for another process).
+    public func callAsFunction(_ english: String, in language: Language) -> String {
+        Localized.string(english, bundle: bundle(), in: language)
+    }
 }
+
+/// WorkshopCore's own texts (`Sources/WorkshopCore/Resources`).
+let localized = LocalizedTexts { .module }

@@ -77,7 +77,8 @@ public enum RawHTTP {
             truncated: body.count < declared)
     }
 
-    static func connect(host: String, port: UInt16, timeout: Double) throws -> Int32 {
+    /// A connected TCP socket to `host:port` (its file descriptor), with `timeout` for reads and writes.
+    public static func connect(host: String, port: UInt16, timeout: Double) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The room's board: who is stuck, on which exercise, for the instructor's projector.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The fixture server's shop API, for lesson 05: orders that each name one product, where the
 /// products themselves live in the app's local database (lesson 05's `ProductTable`).

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// Three XML APIs of different sizes and shapes, like the ones in "iPhone の NSURLRequest で
 /// gzip 使ってみた" (each about 1,000 lines of XML). The data is made up but stable: the same

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// What `workshop check` tells the room's board about one check: which exercise, whether it
 /// passed, the first failing check's name, the time spent on the exercise and the run's worst

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The board page's style sheet and script, served as `/board/board.css` and `/board/board.js`.
 extension BoardPage {

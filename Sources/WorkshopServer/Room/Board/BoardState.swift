@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// An exercise as the board shows it: a column.
 public struct BoardExercise: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The fixture server's API: the articles' "external API", with made-up but stable data.
 ///

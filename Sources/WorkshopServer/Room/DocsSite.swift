@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The lessons' DocC tutorials, served as static files at `/docs/` (`fixture-server --docs`):
 /// the folder `swift run workshop docs` builds, `/docs/en/...` and `/docs/ja/...` its two

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The "account" part of the fixture API: the login -> get-user flow of the Operation article
 /// ("NSOperation を使って外部 API から非同期に結果を取得してみる", 2010-06-19), plus small

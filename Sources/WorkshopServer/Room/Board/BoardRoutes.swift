@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The board's HTTP side, served by the fixture server as its own pages:
 ///

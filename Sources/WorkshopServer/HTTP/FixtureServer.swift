@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 #if canImport(Glibc)
     import Glibc
@@ -757,13 +758,6 @@ final class Watched<Value>: @unchecked Sendable {
         }
         return true
     }
-}
-
-/// A short, stable fingerprint of a body, used as its ETag.
-public func fnv1a(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return String(hash, radix: 16)
 }
 
 extension URL {

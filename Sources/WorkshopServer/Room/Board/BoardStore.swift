@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The board's memory: every accepted report and the room code, in one SQLite file, so that a
 /// server stopped any way (Ctrl-C, a crash, SIGKILL) and started again shows the same room.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// A token bucket per client address: `burst` requests at once, then `perSecond`. So one laptop
 /// (or one script) flooding the board is answered 429 and costs the others nothing.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// An RSS-style news feed for the push-parsing lesson (lesson 02), served at
 /// `GET /feed.xml?items=N` (default 140 items, about 1,000 lines and 50 KB).

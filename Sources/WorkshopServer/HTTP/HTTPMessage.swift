@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// One HTTP/1.1 request as the fixture server read it off the socket.
 public struct HTTPRequest: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The board's web page: plain HTML, one script and one style sheet, all served by the fixture
 /// server (nothing loaded from elsewhere). The HTML holds no learner data: the script fetches
