@@ -62,17 +62,26 @@ let workshopTargets: [Target] = [
     .target(
         name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore", "WorkshopServer"],
         resources: [.process("Resources")]),
+    // What the `workshop` CLI is made of: the exercise catalog, the runner that compiles and runs
+    // a check program, the toolchain it finds, the files as shipped, the lessons' texts and demos,
+    // the DocC tutorials. Its Japanese texts: Resources/ja.lproj/Localizable.strings.
+    .target(
+        name: "WorkshopTools", dependencies: ["ExerciseChecks", "WorkshopCore"], resources: [.process("Resources")]),
     // `swift run workshop`: list, start, check, hint, watch, reset, solution, verify, present.
     // Its Japanese texts: Resources/ja.lproj/Localizable.strings (key: the English text).
     .executableTarget(
-        name: "workshop", dependencies: ["ExerciseChecks", "WorkshopCore", "WorkshopServer", argumentParser],
+        name: "workshop",
+        dependencies: ["WorkshopTools", "ExerciseChecks", "WorkshopCore", "WorkshopServer", argumentParser],
         resources: [.process("Resources")]),
     // The checks on the shipped files and the references, each in a throwaway workspace.
-    .testTarget(name: "ExerciseTests", dependencies: ["ExerciseChecks", "WorkshopCore", "WorkshopServer"]),
+    .testTarget(
+        name: "ExerciseTests", dependencies: ["WorkshopTools", "ExerciseChecks", "WorkshopCore", "WorkshopServer"]),
     // Drives the built `workshop` binary; checks every `swift run ...` line in Lessons/*.md.
     .testTarget(
         name: "WorkshopTests",
-        dependencies: ["workshop", "ExerciseChecks", "WorkshopCore", "WorkshopServer", "LessonTestSupport"]),
+        dependencies: [
+            "workshop", "WorkshopTools", "ExerciseChecks", "WorkshopCore", "WorkshopServer", "LessonTestSupport",
+        ]),
 ]
 
 let targets: [Target] = coreTargets + lessons.flatMap(lesson) + workshopTargets

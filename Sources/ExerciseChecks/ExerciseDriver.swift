@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// What a check's driver (the main.swift compiled with the learner's files, see
 /// `Exercise.driver`) uses to talk to the `ExerciseRunner` that started it.
@@ -36,7 +37,7 @@ public enum ExerciseDriver {
     }
 
     /// This program's own path.
-    public static var executable: String { Toolchain.runningExecutable }
+    public static var executable: String { RunningProgram.path }
 
     /// The thread-sanitized build of this driver, or why there is none.
     public static var sanitizedBuild: Result<String, BuildFailure> {

@@ -2,6 +2,7 @@ import ExerciseChecks
 import Foundation
 import WorkshopCore
 import WorkshopServer
+import WorkshopTools
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

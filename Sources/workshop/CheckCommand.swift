@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop check [NN]`: compiles the learner's files with the exercise's driver and runs its checks.
 struct Check: ParsableCommand {

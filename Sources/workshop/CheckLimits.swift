@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `--timeout`: how long a check program may run before it is stopped (an endless loop, a wait
 /// that nothing ends). Its memory is limited too (2 GB; WORKSHOP_CHECK_MEMORY_MB sets another).

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `check --svg FILE` / `--html FILE`: the learner's run and the reference's on one timeline
 /// (which lane each fetch ran in, when the main thread froze), so the fix is something you see.

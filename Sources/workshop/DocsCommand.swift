@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop docs`: the lessons as DocC tutorials, built offline by the toolchain's `docc`
 /// into static archives (English and Japanese) that `fixture-server --docs` serves to the room.

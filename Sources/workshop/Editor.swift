@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `--edit` and `--edit-cmd`: open the current exercise's file in the learner's editor, at
 /// the line of its first TODO.

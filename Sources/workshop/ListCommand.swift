@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop` / `workshop list`: every lesson and exercise, their status, and what to do next.
 struct List: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop present NN`: presenter mode for the instructor's screen. Walks lesson NN's demos
 /// as its text quotes them, one step a key press.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop reset NN` / `workshop reset --all`: the exercises' files as shipped, the
 /// learner's versions kept as backups.

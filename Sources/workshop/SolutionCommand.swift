@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop solution NN`: once the exercise passes its checks, the reference solution and
 /// how the learner's file differs from it; before that, how to get there.

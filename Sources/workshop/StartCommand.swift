@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 
 /// `workshop start NN`: makes NN the current exercise (the one `check`, `hint` and `watch` use).
 struct Start: ParsableCommand {

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// The presenter's "large type": a terminal has no font size, so a step opens with its number
 /// in big block digits, its title in bold beside it and its point under the title, framed by

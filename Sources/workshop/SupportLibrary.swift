@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// The ExerciseSupport library every check's driver links: `swift build` and `swift test`
 /// build it, `swift run workshop` does not. Before a check, the CLI makes sure it is there and

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `--lang`, accepted by every command (the value itself is read by `Language.current`; the
 /// parser checks it and shows it in `--help`).

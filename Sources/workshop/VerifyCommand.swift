@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop verify`: for instructors and CI. For every exercise, the way `check` does it
 /// (compiled with the exercise's driver, run in a child process):

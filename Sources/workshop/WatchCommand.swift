@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 
 /// `workshop watch [NN]`: checks an exercise whenever its files change, and moves on to the
 /// next one not done when it passes. Polls file times (portable; no file-watching API needed).

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 @main
 struct Workshop: ParsableCommand {

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// The learner's copy of the workshop: where it is, its exercises (the learner's files, the
 /// copies as shipped and the references), its lessons, and the learner's progress. Nothing
@@ -134,7 +135,7 @@ struct Workspace {
             guard let data = sources[file] else { return nil }
             all += Data("\(file)\0".utf8) + data + Data([0])
         }
-        return ExerciseChecks.fingerprint(all)
+        return WorkshopTools.fingerprint(all)
     }
 
     // MARK: - Status

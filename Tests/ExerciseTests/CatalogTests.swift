@@ -2,6 +2,7 @@ import ExerciseChecks
 import Foundation
 import Testing
 import WorkshopCore
+import WorkshopTools
 
 /// The catalog agrees with the files it names, and every exercise has the one shape:
 /// line 1 `// Exercise NN: <goal>`, line 2 the check command, numbered TODO(n) markers.

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 import XCTest
 
 /// What the tests of one exercise's checks share: a file changed from the shipped copy or the

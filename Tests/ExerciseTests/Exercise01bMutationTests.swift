@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 import XCTest
 
 /// Exercise 01b's checks beyond the two-way proof: each half-done fix fails the check it is

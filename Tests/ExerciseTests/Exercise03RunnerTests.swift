@@ -3,6 +3,7 @@ import WorkshopCore
 import XCTest
 
 @testable import ExerciseChecks
+@testable import WorkshopTools
 
 /// A learner's file in any state is a failed check, never a dead check, shown on exercise
 /// 03's file: a compile error, a name the driver needs gone, a trap off the main queue, a missing file.

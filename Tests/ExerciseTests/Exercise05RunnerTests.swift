@@ -3,6 +3,7 @@ import WorkshopCore
 import XCTest
 
 @testable import ExerciseChecks
+@testable import WorkshopTools
 
 /// A learner's file that eats the machine is a failed check, shown on exercise 05's file: a
 /// 10 GB allocation, an endless loop (the case).

@@ -3,6 +3,7 @@ import WorkshopCore
 import XCTest
 
 @testable import ExerciseChecks
+@testable import WorkshopTools
 
 /// A hang is a failed check that says where it was, and an unchanged file is not compiled
 /// again, shown on exercise 07's file.

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 
 /// The exercise files the tests use: the files as shipped (the learner's file when untouched,
 /// else git's, see `ShippedFiles`) and the references in `.meta/solution`, never the learner's

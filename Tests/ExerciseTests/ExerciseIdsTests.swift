@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import Testing
+import WorkshopTools
 
 /// An exercise is one folder: its id and its folder's name appear nowhere in Sources/, Tests/
 /// or .ci/ but in its own folder and in files named after it (`Exercise<id>Checks.swift`, its

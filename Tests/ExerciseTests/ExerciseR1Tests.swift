@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 import XCTest
 
 /// Exercise R1 beyond the two-way proof: the sanitizer's report reaches the learner

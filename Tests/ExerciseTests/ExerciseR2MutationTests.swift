@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 import XCTest
 
 /// Exercise R2's checks beyond the two-way proof: a check catches the mistake it is named

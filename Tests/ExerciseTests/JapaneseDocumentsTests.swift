@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import Testing
+import WorkshopTools
 
 /// Every exercise's README.md and hints.md have Japanese twins, README.ja.md and hints.ja.md,
 /// kept in step: the same headings, the same check command, the same checks in the table,

@@ -3,6 +3,7 @@ import WorkshopCore
 import XCTest
 
 @testable import ExerciseChecks
+@testable import WorkshopTools
 
 /// The runner's own promises, whatever the exercise: builds are kept by content.
 final class RunnerTests: XCTestCase {

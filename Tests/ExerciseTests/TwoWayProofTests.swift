@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 import XCTest
 
 /// Every exercise, both ways, through the path `workshop check` takes (compiled with its

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import Testing
+import WorkshopTools
 
 @testable import WorkshopCore
 @testable import WorkshopServer

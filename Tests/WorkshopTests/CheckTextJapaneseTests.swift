@@ -2,6 +2,7 @@ import ExerciseChecks
 import Foundation
 import LessonTestSupport
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// The checks speak the learner's language: under a Japanese locale, `workshop check` prints

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// Every numeric option of every lesson, of fixture-server and of workshop reads a negative

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// No exercise can be passed by deleting code: for every exercise, the stub with the body of

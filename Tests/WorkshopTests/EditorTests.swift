@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// The editor sees the exercise files: sourcekit-lsp (in the toolchain; it drives VS Code's

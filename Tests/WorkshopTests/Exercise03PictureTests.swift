@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 #if canImport(FoundationXML)

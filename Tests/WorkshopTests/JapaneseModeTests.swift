@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// `workshop` speaks Japanese with a Japanese locale or `--lang ja`, and `--lang en` wins over

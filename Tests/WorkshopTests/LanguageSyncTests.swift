@@ -2,6 +2,7 @@ import ExerciseChecks
 import Foundation
 import LessonTestSupport
 import Testing
+import WorkshopTools
 
 /// Keeps the English lesson texts (Lessons/*.md) and the Japanese ones (Lessons/ja/*.md) in step:
 /// every English text has a Japanese one of the same name, with the same headings per level in the

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// The learner's loop, end to end, on a throwaway workspace: every exercise solved (with its

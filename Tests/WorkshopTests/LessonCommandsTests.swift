@@ -3,6 +3,7 @@ import Foundation
 import LessonTestSupport
 import Testing
 import WorkshopCore
+import WorkshopTools
 
 /// Every `swift run ...` line quoted in Lessons/*.md must run as written: the product exists
 /// (or is still being written: then the line is skipped, not failed), every flag it uses is

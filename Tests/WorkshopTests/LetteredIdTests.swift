@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// A lesson's second exercise ("NNa") is typed like the first: every command takes "NNa",

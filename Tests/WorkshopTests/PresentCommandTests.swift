@@ -2,6 +2,7 @@ import ExerciseChecks
 import Foundation
 import Testing
 import WorkshopCore
+import WorkshopTools
 
 /// `workshop present` without a terminal: its steps come from the lesson text, a script can
 /// drive it line by line, and a wrong lesson or step is a usage error.

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// `workshop present 03` driven the way an instructor drives it: in a real terminal (a tmux

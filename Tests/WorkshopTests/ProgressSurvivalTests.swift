@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// Progress is only a cache of what the checks said: a corrupt or missing progress file is

@@ -1,4 +1,5 @@
 import ExerciseChecks
+import WorkshopTools
 
 /// The exercises the CLI's tests use as examples, picked by what they are, never by id: a new,
 /// renamed or removed exercise needs no edit in these tests (ExerciseIdsTests keeps it so).

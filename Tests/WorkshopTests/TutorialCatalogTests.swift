@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopTools
 import XCTest
 
 /// The DocC catalogs `workshop docs` puts together: every tutorial text copied, every file a

@@ -1,6 +1,7 @@
 import ExerciseChecks
 import Foundation
 import WorkshopCore
+import WorkshopTools
 
 /// The built `workshop` binary (and its siblings), driven the way a learner or CI drives it.
 enum WorkshopBinary {

@@ -2,6 +2,7 @@ import ExerciseChecks
 import Foundation
 import LessonTestSupport
 import WorkshopCore
+import WorkshopTools
 import XCTest
 
 /// Under a Japanese locale (or `--lang ja`), what `workshop` itself says holds no English

@@ -1,4 +1,5 @@
 import WorkshopCore
+
 /// How the fixture server behaves: the "external API" over a slow, far-away link.
 /// Every knob can also be set for one request with a query item of the same name,
 /// e.g. `/timeline?latency=0.5&bandwidth=2000&fault=drop`.

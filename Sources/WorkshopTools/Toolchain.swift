@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 #if canImport(Glibc)
     import Glibc
@@ -82,17 +83,8 @@ public struct Toolchain: Sendable {
         }
     }
 
-    /// The running program's path. After a rebuild replaced the file this process started
-    /// from, the link reads "... (deleted)": the new build at the same path is the one meant.
-    public static var runningExecutable: String {
-        #if os(Linux)
-            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                let deleted = " (deleted)"
-                return path.hasSuffix(deleted) ? String(path.dropLast(deleted.count)) : path
-            }
-        #endif
-        return Bundle.main.executablePath ?? CommandLine.arguments[0]
-    }
+    /// The running program's path (see `RunningProgram.path`).
+    public static var runningExecutable: String { RunningProgram.path }
 
     /// Whether this program was built with `-sanitize=thread`.
     public static let builtWithThreadSanitizer: Bool = {

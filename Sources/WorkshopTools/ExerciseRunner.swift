@@ -1,3 +1,4 @@
+import ExerciseChecks
 import Foundation
 import WorkshopCore
 
@@ -306,6 +307,7 @@ public struct ExerciseRunner: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: modules.path)) ?? []
         var files = names.filter { name in
             name == "ExerciseChecks.swiftmodule" || name == "WorkshopCore.swiftmodule"
+                || name == "WorkshopServer.swiftmodule"
                 || (name.hasPrefix("Lesson") && name.hasSuffix("Kit.swiftmodule"))
         }.sorted().map { modules.appendingPathComponent($0).path }
         if files.isEmpty { files = [toolchain.supportLibrary.path] }  // another layout: the library itself
@@ -385,8 +387,8 @@ public struct ExerciseRunner: Sendable {
         return crashResult(outcome, hints: hints)
     }
 
-    /// A text of the checks' table (Resources/ja.lproj) in the runner's language.
-    func text(_ english: String) -> String { CheckText.string(english, in: japanese ? .ja : .en) }
+    /// A text of the runner's table (Resources/ja.lproj) in the runner's language.
+    func text(_ english: String) -> String { localized(english, in: japanese ? .ja : .en) }
 
     /// A format of the checks' table in the runner's language, filled in.
     func text(format english: String, _ arguments: any CVarArg...) -> String {

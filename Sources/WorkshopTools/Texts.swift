@@ -1,0 +1,4 @@
+import WorkshopCore
+
+/// The workshop tools' texts (`Sources/WorkshopTools/Resources/ja.lproj/Localizable.strings`).
+let localized = LocalizedTexts { .module }
