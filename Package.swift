@@ -53,15 +53,13 @@ let coreTargets: [Target] = [
 
 let workshopTargets: [Target] = [
     // The learner's files in Exercises/ belong to no target: `swift build` and `swift test`
-    // never compile them. `workshop check NN` compiles one with its check driver in a child
-    // process (swiftc against the ExerciseSupport library below), so a file in any state can
-    // only fail its own check. The files as shipped and the references are in Tests/ExerciseFiles.
+    // never compile them. `workshop check NN` compiles one with its exercise's .meta/driver.swift
+    // and .meta/*.swift (the checks) in a child process, linked with the ExerciseSupport library
+    // below, so a file in any state can only fail its own check.
     //
-    // Every exercise's checks, the catalog (title, lesson, files, hints, driver) and the runner.
-    // Its Japanese texts (check names, wanted, got): Resources/ja.lproj/Localizable.strings (see CheckText.swift).
-    .target(
-        name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore", "WorkshopServer"],
-        resources: [.process("Resources")]),
+    // What a check program links: results and check declarations, the evidence probes, the
+    // driver's protocol with the runner (and, through its dependencies, the lessons' kits).
+    .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore", "WorkshopServer"]),
     // What the `workshop` CLI is made of: the exercise catalog, the runner that compiles and runs
     // a check program, the toolchain it finds, the files as shipped, the lessons' texts and demos,
     // the DocC tutorials. Its Japanese texts: Resources/ja.lproj/Localizable.strings.

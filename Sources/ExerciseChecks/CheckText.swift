@@ -1,17 +1,16 @@
 import Foundation
 import WorkshopCore
 
-/// The language of the checks' texts (each check's name, what it wanted, what it got), and
-/// their Japanese, in `Resources/ja.lproj/Localizable.strings` (key: the English text).
+/// The language of the checks' texts, and the texts themselves: each written once, where the
+/// check is, in English and in Japanese (`localized("...", ja: "...")`). A check program has
+/// no table to find and no resource bundle to load: what it says travels with its code.
 ///
-/// A check program (the exercise's driver, compiled by swiftc against the ExerciseSupport
-/// library and run by `ExerciseRunner` in a child process) finds this target's `Bundle.module`
-/// like `workshop` does: SwiftPM's accessor looks next to the program, then in the build
-/// folder the library was built in (an absolute path), where the check programs always run
-/// from. It learns the language from `languageVariable`, which the runner always sets, so that
-/// `workshop --lang ja` reaches it as much as `LANG=ja_JP.UTF-8`, and `--lang en` wins over a
-/// Japanese locale. The English text stays the identity: a result's `name` is always the
-/// English one (tests, progress and the board use it); `displayName` is for printing.
+/// A check program (the exercise's driver, compiled by swiftc with the exercise's checks and
+/// the learner's files, and run by `ExerciseRunner` in a child process) learns the language
+/// from `languageVariable`, which the runner always sets, so that `workshop --lang ja` reaches
+/// it as much as `LANG=ja_JP.UTF-8`, and `--lang en` wins over a Japanese locale. A check's
+/// English name stays its identity (tests, progress and the board use it); `displayName`
+/// is for printing.
 public enum CheckText {
     /// "ja" or "en": the language a check program speaks, set by the runner that starts it.
     public static let languageVariable = "WORKSHOP_CHECK_LANGUAGE"
@@ -23,43 +22,24 @@ public enum CheckText {
 
     /// The language of the checks' texts: the runner's in a check program, the program's own elsewhere.
     public static var language: Language { asked ?? Localized.language }
-
-    /// `english` in `language` (itself when there is no entry). English never touches the
-    /// bundle: SwiftPM's accessor stops the program when it finds none (a build folder moved
-    /// after it was built), and English must work whatever happens to the resources.
-    /// A check's name (or any of the checks' texts) in Japanese, as `check --lang ja` prints it:
-    /// what the Japanese READMEs' check tables show.
-    public static func japanese(_ english: String) -> String { string(english, in: .ja) }
-
-    static func string(_ english: String, in language: Language) -> String {
-        guard language != .en else { return english }
-        return Localized.string(english, bundle: .module, in: language)
-    }
 }
 
 /// A check's text in the checks' language.
-func localized(_ english: String) -> String { CheckText.string(english, in: CheckText.language) }
+public func localized(_ english: String, ja japanese: String) -> String {
+    CheckText.language == .ja ? japanese : english
+}
 
 /// A check's format in the checks' language, filled in (`%@`, `%d`, `%.2f`, `%1$@`).
-func localized(format english: String, _ arguments: any CVarArg...) -> String {
-    String(format: localized(english), locale: nil, arguments: arguments)
+public func localized(format english: String, ja japanese: String, _ arguments: any CVarArg...) -> String {
+    String(format: localized(english, ja: japanese), locale: nil, arguments: arguments)
 }
 
-/// A count with its noun in the checks' language: in English exactly `counted` ("1 row",
-/// "2 rows"), from `singular` or `plural` (formats with one `%d`); in Japanese `plural`'s entry
-/// ("%d 行"), which has no plural.
-func localized(count: Int, _ singular: String, _ plural: String) -> String {
-    let language = CheckText.language
-    let english = count == 1 ? singular : plural
-    let format = language == .en ? english : CheckText.string(plural, in: language)
-    return String(format: format, locale: nil, count)
-}
-
-extension CheckResult {
-    /// The check's name in the checks' language, for printing (`name` stays the English one).
-    public var displayName: String { localized(name) }
+/// A count with its noun: in English `singular` or `plural` (formats with one `%d`: "1 row",
+/// "2 rows"), in Japanese `japanese`, which has no plural ("%d 行").
+public func localized(count: Int, _ singular: String, _ plural: String, ja japanese: String) -> String {
+    String(format: localized(count == 1 ? singular : plural, ja: japanese), locale: nil, count)
 }
 
 /// A text that is not the checks' own (a line a workload prints, a ThreadSanitizer report),
 /// word for word: itself in English, in 「」 in Japanese.
-func quoted(_ text: String) -> String { localized(format: "%@", text) }
+public func quoted(_ text: String) -> String { localized(text, ja: "「\(text)」") }

@@ -155,3 +155,10 @@ public func threadCPUSeconds() -> Double {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
 }
+
+/// A flag that main-actor tasks set and the main loop reads (both on the main actor, so no lock).
+@MainActor
+public final class MainActorFlag {
+    public var isSet = false
+    public init() {}
+}

@@ -23,6 +23,39 @@ public enum ExerciseDriver {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The argument that asks a check program for its checks' declarations instead of a run.
+    public static let listArgument = "--list-checks"
+    /// The line the declarations are printed on, after this marker, as JSON.
+    public static let checksMarker = "WORKSHOP-CHECKS "
+
+    /// A check program's whole life: asked with `--list-checks`, it prints `checks` (the
+    /// exercise's checks as declared, in the order their results come) and ends; else it runs
+    /// them and reports the results.
+    public static func run(_ checks: [Check], _ results: () -> [CheckResult]) {
+        if listing(checks) { return }
+        report(results())
+    }
+
+    /// The same for checks that await.
+    public static func run(_ checks: [Check], _ results: () async -> [CheckResult]) async {
+        if listing(checks) { return }
+        report(await results())
+    }
+
+    /// Prints the declarations when asked to: whether it did.
+    static func listing(_ checks: [Check]) -> Bool {
+        guard CommandLine.arguments.dropFirst().contains(listArgument) else { return false }
+        let json = (try? JSONEncoder().encode(checks)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        FileHandle.standardOutput.write(Data((checksMarker + json + "\n").utf8))
+        return true
+    }
+
+    /// The declarations in a `--list-checks` run's output, or nil when it printed none.
+    public static func checks(in output: String) -> [Check]? {
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(checksMarker) }) else { return nil }
+        return try? JSONDecoder().decode([Check].self, from: Data(line.dropFirst(checksMarker.count).utf8))
+    }
+
     /// Prints the results for the runner (unbuffered, so a crash afterwards loses nothing).
     public static func report(_ results: [CheckResult]) {
         CheckTimelineRecorder.report()

@@ -7,8 +7,11 @@ import Foundation
 ///     README.md  README.ja.md     what to do
 ///     hints.md   hints.ja.md      numbered hints
 ///     .meta/exercise.json         id, lesson, titles, files, hint count, check names, fingerprints
-///     .meta/driver.swift          the check program (compiled with the learner's files)
+///     .meta/driver.swift          the check program's main.swift
+///     .meta/*.swift               its checks, and the types the learner's files code against
+///                                 (compiled with the driver and the learner's files)
 ///     .meta/solution/...          the reference solution
+///     .meta/cases.json, cases/    the mutation cases: fixes half done, each with the check it fails
 ///
 /// The files as shipped are the learner's files as git has them: `.meta/exercise.json` keeps
 /// their fingerprints, so `reset` and the tests find them in the history (see `ShippedFiles`).
@@ -28,19 +31,27 @@ public struct Exercise: Sendable {
     /// How many numbered hints its hints.md has.
     public let hints: Int
     /// The names of its checks, in the order the driver reports them (after the compile
-    /// check): a program that stops before it reports lists them as not run.
+    /// check): a program that stops before it reports lists them as not run. English: each
+    /// check's identity; `japaneseCheckNames` has their Japanese. Both as the checks declare
+    /// them (`workshop sync` writes them here; `CatalogTests` keeps them equal).
     public let checks: [String]
+    public let japaneseCheckNames: [String: String]
     /// The checks the file as shipped must fail (more may fail, never fewer): what the exercise
     /// is about, proved by `workshop verify` and the tests.
     public let failsAsShipped: [String]
     /// Why the deleted-code test leaves this exercise out (nil: it does not).
     public let deletedCodeExemption: String?
-    /// What the driver calls in the learner's files (said when they do not compile with it).
+    /// What the driver calls in the learner's files (said when they do not compile with it),
+    /// in English and in Japanese.
     public let uses: String
+    public let usesJapanese: String
     /// The driver (`.meta/driver.swift`): a main.swift compiled together with the learner's
     /// files (as module `Exercise<id>`, linked with the ExerciseSupport library), that runs the
     /// checks and reports them with `ExerciseDriver.report`.
     public let driver: String
+    /// The other `.meta/*.swift` files, by name: the checks and the types the learner's files
+    /// code against, compiled with the driver (not with a thread-sanitized workload).
+    public let checkSources: [String: String]
     /// Also build the driver with `-sanitize=thread -D WORKLOAD_ONLY` (without the support
     /// library) and hand its path to the checks: the data-race exercise.
     public let threadSanitizedWorkload: Bool
@@ -49,6 +60,9 @@ public struct Exercise: Sendable {
     public let traits: [String]
     /// Each learner file's fingerprint as shipped (`fingerprint(_:)` of its bytes).
     public let shipped: [String: String]
+    /// Its mutation cases (`.meta/cases.json`): fixes half done, each with the checks it must
+    /// fail, and other correct fixes that must pass. One test runs them all.
+    public let cases: [MutationCase]
 
     /// "Exercises/NN-name".
     public var directory: String { "Exercises/" + folder }
@@ -109,19 +123,20 @@ public enum ExerciseCatalog {
 
 /// `.meta/exercise.json` as written in the folder.
 struct ExerciseData: Decodable {
-    struct Titles: Decodable {
+    /// A text in both languages.
+    struct Texts: Decodable {
         var en: String
         var ja: String
     }
     var id: String
     var lesson: String?
-    var title: Titles
+    var title: Texts
     var files: [String]
     var hints: Int
-    var checks: [String]
+    var checks: [Texts]
     var failsAsShipped: [String]
     var deletedCode: String?
-    var uses: String
+    var uses: Texts
     var threadSanitizedWorkload: Bool?
     var traits: [String]?
     var shipped: [String: String]
@@ -141,18 +156,29 @@ struct ExerciseData: Decodable {
         guard let driver = try? String(contentsOf: meta.appendingPathComponent("driver.swift"), encoding: .utf8) else {
             throw Problem(description: "driver.swift is missing")
         }
+        var checkSources: [String: String] = [:]
+        let metaFiles = (try? FileManager.default.contentsOfDirectory(atPath: meta.path)) ?? []
+        for name in metaFiles where name.hasSuffix(".swift") && name != "driver.swift" {
+            guard let text = try? String(contentsOf: meta.appendingPathComponent(name), encoding: .utf8) else {
+                throw Problem(description: "\(name) cannot be read")
+            }
+            checkSources[name] = text
+        }
+        let checks = data.checks.map(\.en)
         guard !data.files.isEmpty, Set(data.files) == Set(data.shipped.keys) else {
             throw Problem(description: "exercise.json: 'files' and the keys of 'shipped' must name the same files")
         }
-        guard !data.failsAsShipped.isEmpty, Set(data.failsAsShipped).isSubset(of: data.checks) else {
+        guard !data.failsAsShipped.isEmpty, Set(data.failsAsShipped).isSubset(of: checks) else {
             throw Problem(description: "exercise.json: 'failsAsShipped' must name some of its 'checks'")
         }
         return Exercise(
             id: data.id, title: data.title.en, titleJapanese: data.title.ja, lesson: data.lesson, folder: folder,
-            files: data.files, hints: data.hints, checks: data.checks, failsAsShipped: data.failsAsShipped,
-            deletedCodeExemption: data.deletedCode, uses: data.uses, driver: driver,
+            files: data.files, hints: data.hints, checks: checks,
+            japaneseCheckNames: Dictionary(data.checks.map { ($0.en, $0.ja) }) { first, _ in first },
+            failsAsShipped: data.failsAsShipped, deletedCodeExemption: data.deletedCode, uses: data.uses.en,
+            usesJapanese: data.uses.ja, driver: driver, checkSources: checkSources,
             threadSanitizedWorkload: data.threadSanitizedWorkload ?? false, traits: data.traits ?? [],
-            shipped: data.shipped)
+            shipped: data.shipped, cases: try MutationCase.read(meta))
     }
 }
 
@@ -185,5 +211,56 @@ public enum HintsFile {
             }
         }
         return hints.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+}
+
+/// One mutation case of an exercise (`.meta/cases.json`): the learner's file in a state that
+/// the checks must judge as they say: a fix half done fails the check it is about and passes
+/// the others named; another correct fix passes. Written as data so that one test runs every
+/// exercise's cases, and an exercise's cases live in its folder.
+///
+///     {"cases": [
+///       {"about": "every icon added at once: more than `width` in flight",
+///        "from": "solution", "replace": [["if row >= width", "if false"]],
+///        "fails": ["never more than `width` fetches at once"], "passes": ["every icon on its own row"]},
+///       {"about": "icons set in the order they arrive", "file": "cases/by-arrival.swift",
+///        "fails": ["every icon on its own row"], "says": {"every icon on its own row": "row 2"}}
+///     ]}
+public struct MutationCase: Sendable, Decodable {
+    /// What the case is, in a line.
+    public var about: String
+    /// A whole file for the learner's one file, under `.meta/` ("cases/by-arrival.swift").
+    public var file: String?
+    /// Else the copy it starts from, "shipped" or "solution", and the changes made to it: pairs
+    /// of [old, new], each `old` found in the file.
+    public var from: String?
+    public var replace: [[String]]?
+    /// Checks (English names) that must fail, pass, and not run.
+    public var fails: [String]
+    public var passes: [String]?
+    public var notRun: [String]?
+    /// Words a check's `got` must contain, by check name.
+    public var says: [String: String]?
+    /// Seconds the check program may run (default: the runner's): a case that hangs on purpose.
+    public var timeout: Double?
+    /// Not run by a thread-sanitized build (a check program built so has no memory limit).
+    public var unlessThreadSanitized: Bool?
+    /// The file's text, read from `file` when the case has one.
+    public var text: String?
+
+    static func read(_ meta: URL) throws -> [MutationCase] {
+        let url = meta.appendingPathComponent("cases.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        struct File: Decodable { var cases: [MutationCase] }
+        do {
+            var cases = try JSONDecoder().decode(File.self, from: try Data(contentsOf: url)).cases
+            for index in cases.indices {
+                guard let file = cases[index].file else { continue }
+                cases[index].text = try String(contentsOf: meta.appendingPathComponent(file), encoding: .utf8)
+            }
+            return cases
+        } catch {
+            throw ExerciseData.Problem(description: "cases.json cannot be read: \(error)")
+        }
     }
 }

@@ -86,7 +86,7 @@ public struct ExerciseRunner: Sendable {
         if let missing = exercise.files.first(where: { sources[$0] == nil }) {
             return Report(results: [
                 CheckResult(
-                    name: "the exercise file is there", passed: false,
+                    name: "the exercise file is there", ja: Self.japanese("the exercise file is there"), passed: false,
                     expected: "\(exercise.directory)/\(missing)",
                     got: text(format: "no such file: `swift run workshop reset %@` brings it back", exercise.id),
                     hint: 0)
@@ -100,7 +100,8 @@ public struct ExerciseRunner: Sendable {
                 ? text("not there") : text("built the other way (with or without --sanitize=thread)")
             return Report(results: [
                 CheckResult(
-                    name: "the checks' library is built", passed: false,
+                    name: "the checks' library is built", ja: Self.japanese("the checks' library is built"),
+                    passed: false,
                     expected: text(format: "%1$@, built %2$@ like this program", toolchain.supportLibrary.path, mode),
                     got: text(
                         format: "%1$@: run `swift build --product ExerciseSupport` (%2$@) first", got, mode),
@@ -108,10 +109,7 @@ public struct ExerciseRunner: Sendable {
             ])
         }
         let one = exercise.files.count == 1
-        let compileExpected =
-            one
-            ? text(format: "your file compiles with the check's driver, which uses %@", text(exercise.uses))
-            : text(format: "your files compile with the check's driver, which uses %@", text(exercise.uses))
+        let compileExpected = compileWanted(exercise)
         let started = monotonicSeconds()
         let built: Built
         switch build(exercise, sources: sources, variant: .checks) {
@@ -119,7 +117,8 @@ public struct ExerciseRunner: Sendable {
             return Report(
                 results: [
                     CheckResult(
-                        name: Self.compileCheck, passed: false, expected: compileExpected, got: failure.description,
+                        name: Self.compileCheck, ja: Self.japanese(Self.compileCheck), passed: false,
+                        expected: compileExpected, got: failure.description,
                         hint: 0)
                 ], compiled: true, compileSeconds: monotonicSeconds() - started)
         case .success(let success): built = success
@@ -168,22 +167,46 @@ public struct ExerciseRunner: Sendable {
         } catch {
             return Report(results: [
                 CheckResult(
-                    name: "the checks start", passed: false, expected: text("a child process running the checks"),
+                    name: "the checks start", ja: Self.japanese("the checks start"), passed: false,
+                    expected: text("a child process running the checks"),
                     got: text(format: "could not start %1$@: %2$@", built.path, "\(error)"), hint: 0)
             ])
         }
         let compiledResult = CheckResult(
-            name: Self.compileCheck, passed: true, expected: compileExpected,
+            name: Self.compileCheck, ja: Self.japanese(Self.compileCheck), passed: true, expected: compileExpected,
             got: one ? text("it does") : text("they do"), hint: 0)
         let results =
             ExerciseDriver.results(in: outcome.stdout)
             ?? [stoppedResult(outcome, exercise: exercise, sources: sources, hints: hints)]
-            + exercise.checks.map(CheckResult.notRun)
+            + exercise.checks.map { CheckResult.notRun($0, ja: exercise.japaneseCheckNames[$0] ?? $0) }
         var report = Report(
             results: [compiledResult] + results, compiled: compiled, compileSeconds: compileSeconds,
             runSeconds: monotonicSeconds() - ran)
         report.timeline = CheckTimeline.read(in: outcome.stdout)
         return report
+    }
+
+    /// The exercise's checks as its `.meta` declares them (the check program asked with
+    /// `--list-checks`), compiled with `sources` (the reference, which compiles).
+    public func declaredChecks(_ exercise: Exercise, sources: [String: Data]) -> Result<[Check], BuildFailure> {
+        let built: Built
+        switch build(exercise, sources: sources, variant: .checks) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let success): built = success
+        }
+        do {
+            let outcome = try Subprocess.run(
+                built.path, [ExerciseDriver.listArgument], currentDirectory: cacheDirectory.path, timeout: runTimeout)
+            guard let checks = ExerciseDriver.checks(in: outcome.stdout) else {
+                return .failure(
+                    BuildFailure(
+                        "the driver printed no checks for \(ExerciseDriver.listArgument): does it call ExerciseDriver.run(_:_:)? "
+                            + outcome.describeEnd(timeout: runTimeout)))
+            }
+            return .success(checks)
+        } catch {
+            return .failure(BuildFailure("could not start \(built.path): \(error)"))
+        }
     }
 
     /// Writes the learner's files into `folder`, by name, for the program to read.
@@ -232,6 +255,11 @@ public struct ExerciseRunner: Sendable {
         let arguments = arguments(exercise, variant)
         // Everything the program depends on: the sources, the flags, and the library build.
         var identity = Data((arguments + [exercise.driver, libraryStamp]).joined(separator: "\0").utf8)
+        if variant == .checks {
+            for name in exercise.checkSources.keys.sorted() {
+                identity += Data("\0\(name)\0\(exercise.checkSources[name] ?? "")".utf8)
+            }
+        }
         for file in exercise.files {
             identity += Data("\0\(file)\0".utf8) + (sources[file] ?? Data())
         }
@@ -251,11 +279,18 @@ public struct ExerciseRunner: Sendable {
                 at: work.appendingPathComponent("check-driver"), withIntermediateDirectories: true)
             for file in exercise.files { try sources[file]?.write(to: folder.appendingPathComponent(file)) }
             try Data(exercise.driver.utf8).write(to: work.appendingPathComponent("check-driver/main.swift"))
+            // The checks, and the types the learner's files code against: beside the driver.
+            // Not in the sanitized workload, which is the learner's code and the driver alone.
+            let checks = variant == .checks ? exercise.checkSources.keys.sorted() : []
+            for name in checks {
+                try Data((exercise.checkSources[name] ?? "").utf8).write(
+                    to: work.appendingPathComponent("check-driver/" + name))
+            }
             let output = "exercise\(exercise.id)"
             let compile = try Subprocess.run(
                 "swiftc",
                 arguments + ["-debug-prefix-map", "\(work.path)=.", "-o", output, "check-driver/main.swift"]
-                    + exercise.paths,
+                    + checks.map { "check-driver/" + $0 } + exercise.paths,
                 currentDirectory: work.path, timeout: compileTimeout)
             guard compile.succeeded else {
                 let errors = Self.compilerErrors(compile.stdout + "\n" + compile.stderr)
@@ -292,8 +327,8 @@ public struct ExerciseRunner: Sendable {
         }
     }
 
-    struct BuildFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct BuildFailure: Error, CustomStringConvertible {
+        public let description: String
         init(_ description: String) { self.description = description }
     }
 
@@ -359,7 +394,7 @@ public struct ExerciseRunner: Sendable {
                 place += site == nil ? text(format: "Look at %@.", todo) : text(format: " Look at %@.", todo)
             }
             return CheckResult(
-                name: Self.finishCheck, passed: false,
+                name: Self.finishCheck, ja: Self.japanese(Self.finishCheck), passed: false,
                 expected: text(
                     format: "the checks end within %1$@ s (more time: --timeout or %2$@)", seconds,
                     Self.timeoutVariable),
@@ -374,7 +409,7 @@ public struct ExerciseRunner: Sendable {
             let size = Self.gigabytes(limit)
             let message = failure.replacingOccurrences(of: "Fatal error: ", with: "")
             return CheckResult(
-                name: Self.crashCheck, passed: false,
+                name: Self.crashCheck, ja: Self.japanese(Self.crashCheck), passed: false,
                 expected: text(
                     format: "the checks run within %1$@ of memory (more: %2$@)", size, Self.memoryVariable),
                 got: text(
@@ -386,6 +421,19 @@ public struct ExerciseRunner: Sendable {
         }
         return crashResult(outcome, hints: hints)
     }
+
+    /// What the compile check wants, in the runner's language.
+    public func compileWanted(_ exercise: Exercise) -> String {
+        exercise.files.count == 1
+            ? text(format: "your file compiles with the check's driver, which uses %@", uses(exercise))
+            : text(format: "your files compile with the check's driver, which uses %@", uses(exercise))
+    }
+
+    /// What the driver uses in the learner's files, in the runner's language.
+    func uses(_ exercise: Exercise) -> String { japanese ? exercise.usesJapanese : exercise.uses }
+
+    /// The Japanese name of a check the runner itself reports (the compile check, a crash).
+    static func japanese(_ name: String) -> String { localized(name, in: .ja) }
 
     /// A text of the runner's table (Resources/ja.lproj) in the runner's language.
     func text(_ english: String) -> String { localized(english, in: japanese ? .ja : .en) }
@@ -457,7 +505,9 @@ public struct ExerciseRunner: Sendable {
         {
             hint = index + 1  // the hint that talks about the main queue, if the exercise has one
         }
-        return CheckResult(name: Self.crashCheck, passed: false, expected: expected, got: got, hint: hint)
+        return CheckResult(
+            name: Self.crashCheck, ja: Self.japanese(Self.crashCheck), passed: false, expected: expected, got: got,
+            hint: hint)
     }
 
     /// The first frame of a crash's backtrace in the learner's files:

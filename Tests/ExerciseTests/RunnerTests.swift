@@ -26,3 +26,86 @@ final class RunnerTests: XCTestCase {
         XCTAssertNotEqual(runner.libraryStamp, first, "new bytes: new builds")
     }
 }
+
+/// A learner's file in any state is a failed check, never a dead check: what the runner says
+/// of a file that does not compile, is missing, hangs or crashes, shown on the catalog's own
+/// exercises (their cases in `.meta/cases.json` say which break which way).
+final class RunnerStatesTests: XCTestCase {
+    /// The first exercise of the catalog, and its one file as shipped.
+    func first() throws -> (Exercise, String) {
+        let exercise = try XCTUnwrap(ExerciseCatalog.exercises.first)
+        return (exercise, try ExerciseFiles.text(exercise, .shipped))
+    }
+
+    /// A brace too many at the end (what CI plants): the compiler's first error, at the
+    /// learner's path and line, with the source line and a caret, and no absolute path.
+    func testACompileErrorIsAFailedCheckWithTheCompilersFirstErrorRelativeToTheProject() throws {
+        let (exercise, shipped) = try first()
+        let broken = shipped + "\n}\n"
+        let report = ExerciseRunner().check(exercise, sources: ExerciseFiles.sources(exercise, text: broken))
+        XCTAssertEqual(report.results.count, 1, "\(report.results)")
+        let result = try XCTUnwrap(report.results.first)
+        XCTAssertEqual(result.name, ExerciseRunner.compileCheck)
+        XCTAssertFalse(result.passed)
+        XCTAssertEqual(result.hint, 0, "the compiler's message is the help")
+        let line = broken.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        let first = try XCTUnwrap(result.got.split(separator: "\n").first)
+        XCTAssertTrue(first.hasPrefix("\(exercise.paths[0]):\(line):"), "\(result.got)")
+        XCTAssertTrue(first.contains(": error: "), "\(result.got)")
+        XCTAssertTrue(result.got.contains("^"), "a caret under the spot: \(result.got)")
+        XCTAssertFalse(result.got.contains("/tmp/"), "no absolute paths: \(result.got)")
+    }
+
+    func testAMissingFileIsAFailedCheckThatSaysHowToGetItBack() throws {
+        let (exercise, _) = try first()
+        let report = ExerciseRunner().check(exercise, sources: [:])
+        XCTAssertEqual(report.results.map(\.name), ["the exercise file is there"])
+        XCTAssertTrue(report.results[0].got.contains("swift run workshop reset \(exercise.id)"), report.results[0].got)
+    }
+
+    /// A case that hangs on purpose, found in the catalog: stopped at its time limit, said in
+    /// words in both languages, where it was (the function, or the file's first TODO), the rest not run.
+    func testAHangIsStoppedAtTheTimeLimitAndSaysWhereItWas() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
+        let found = ExerciseCatalog.exercises.lazy.compactMap { exercise in
+            exercise.cases.first { $0.fails == [ExerciseRunner.finishCheck] && $0.timeout != nil }.map {
+                (exercise, $0)
+            }
+        }.first
+        let (exercise, hang) = try XCTUnwrap(found, "no exercise has a case that hangs (fails: your code finishes)")
+        let text = try MutationCaseSlowTests.source(exercise, hang)
+        var runner = ExerciseRunner()
+        runner.runTimeout = 2
+        let report = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text))
+        let stopped = try XCTUnwrap(report.results.dropFirst().first)
+        XCTAssertEqual(stopped.name, ExerciseRunner.finishCheck)
+        XCTAssertTrue(
+            stopped.got.hasPrefix("your code did not finish in 2 s: an endless loop, or a wait nothing ends?"),
+            stopped.got)
+        XCTAssertTrue(stopped.got.contains(exercise.paths[0]), stopped.got)
+        XCTAssertEqual(report.notRun.map(\.name), exercise.checks)
+        runner.japanese = true
+        let japanese = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text))
+        let said = try XCTUnwrap(japanese.results.dropFirst().first).got
+        XCTAssertTrue(said.hasPrefix("あなたのコードが 2 秒以内に終わりませんでした。"), said)
+    }
+
+    func testTheSameFilesAreCompiledOnceAndAChangedFileAgain() throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
+        let (exercise, shipped) = try first()
+        // A comment no other test uses, so the first check below compiles for sure.
+        let text = shipped + "// \(UUID().uuidString)\n"
+        let runner = ExerciseRunner()
+        let first = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text))
+        let second = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text))
+        let changed = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text + "\n"))
+        XCTAssertTrue(first.compiled)
+        XCTAssertFalse(second.compiled)
+        XCTAssertTrue(changed.compiled)
+        XCTAssertEqual(first.results.map(\.name), second.results.map(\.name))
+    }
+}

@@ -6,9 +6,10 @@ import WorkshopTools
 import XCTest
 
 /// The checks speak the learner's language: under a Japanese locale, `workshop check` prints
-/// every check's name, what it wanted and what it got in Japanese (no English sentence), from
-/// ExerciseChecks' `Resources/ja.lproj/Localizable.strings`; and that table has an entry, with
-/// the same format specifiers, for every English text the checks hand to `localized`.
+/// every check's name, what it wanted and what it got in Japanese (no English sentence). Each
+/// text is written once, where the check is, in both languages (`localized("...", ja: "...")`,
+/// `Check(_:ja:wanted:ja:hint:)`), in `Sources/ExerciseChecks` and each exercise's `.meta`:
+/// every such text has its Japanese, with the same format specifiers.
 final class CheckTextJapaneseTests: XCTestCase {
     static let slowTier = ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1"
     /// Checked in the learner's suite: two of the lessons' own exercises (not a lettered second
@@ -17,59 +18,52 @@ final class CheckTextJapaneseTests: XCTestCase {
         Array(Subject.all.filter { $0.lesson != nil && $0.id.last?.isNumber == true }.dropFirst(2).prefix(2))
     }
 
-    static let sources = ExerciseRoot.builtFrom.appendingPathComponent("Sources/ExerciseChecks")
+    static let root = ExerciseRoot.builtFrom
 
-    /// The Japanese table, key: the English text.
-    static func table() throws -> [String: String] {
-        let path = sources.appendingPathComponent("Resources/ja.lproj/Localizable.strings").path
-        let data = try XCTUnwrap(FileManager.default.contents(atPath: path), path)
-        let table = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String]
-        return try XCTUnwrap(table, "\(path) is not a strings file")
+    /// The Swift files the checks' texts are written in: the drivers' library and every
+    /// exercise's `.meta/*.swift`, by path from the package root.
+    static func checkSources() throws -> [(path: String, text: String)] {
+        var paths = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("Sources/ExerciseChecks").path
+        ).filter { $0.hasSuffix(".swift") }.map { "Sources/ExerciseChecks/" + $0 }
+        for exercise in ExerciseCatalog.exercises {
+            paths += exercise.checkSources.keys.map { exercise.metaDirectory + "/" + $0 }
+            paths.append(exercise.metaDirectory + "/driver.swift")
+        }
+        return try paths.sorted().map {
+            ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
+        }
     }
-
-    // MARK: - The table
 
     /// A string literal's text (no interpolation), as the code writes it, escapes read.
     static let literal = #""((?:[^"\\\n]|\\.)*)""#
 
-    /// Every English text the checks translate: the literal right after `localized(`,
-    /// `localized(format:`, the plural of `localized(count:`, the runner's `text(` and
-    /// `text(format:`, and every check's name (literal names, and the catalog's) and what
-    /// each exercise's driver uses (the catalog's, shown by the compile check).
-    static func englishKeys() throws -> [String: String] {
-        var keys: [String: String] = [:]
+    /// Every pair of texts the checks write: (English, Japanese, where).
+    static func pairs() throws -> [(english: String, japanese: String, place: String)] {
+        var pairs: [(String, String, String)] = []
         let patterns = [
-            #"\blocalized\(\s*(?:format:\s*)?"# + literal,
-            #"\blocalized\(\s*count:[^"]*"# + literal + #",\s*"# + literal,
-            #"\btext\(\s*(?:format:\s*)?"# + literal,
-            #"CheckResult\(\s*name:\s*"# + literal,
+            // localized("EN", ja: "JA"), localized(format: "EN", ja: "JA", ...)
+            #"\blocalized\(\s*(?:format:\s*)?"# + literal + #",\s*ja:\s*"# + literal,
+            // localized(count: n, "SINGULAR", "PLURAL", ja: "JA")
+            #"\blocalized\(\s*count:[^"]*"# + literal + #",\s*"# + literal + #",\s*ja:\s*"# + literal,
+            // CheckResult(name: "EN", ja: "JA", ...), Check("EN", ja: "JA", wanted: "EN", ja: "JA", ...)
+            #"CheckResult\(\s*name:\s*"# + literal + #",\s*ja:\s*"# + literal,
+            #"\bCheck\(\s*"# + literal + #",\s*ja:\s*"# + literal,
+            #"wanted:\s*"# + literal + #",\s*ja:\s*"# + literal,
         ]
-        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
-        for file in files.sorted() {
-            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        for (path, text) in try checkSources() {
             for pattern in patterns {
                 let regex = try NSRegularExpression(pattern: pattern)
                 for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                    // The last group: the plural of a count, else the only one.
-                    let range = Range(match.range(at: match.numberOfRanges - 1), in: text)!
-                    let key = unescaped(String(text[range]))
-                    if !key.contains("\\(") { keys[key] = file }
+                    // The last two groups: the (plural) English and its Japanese.
+                    let english = Range(match.range(at: match.numberOfRanges - 2), in: text)!
+                    let japanese = Range(match.range(at: match.numberOfRanges - 1), in: text)!
+                    let line = text[..<english.lowerBound].filter { $0 == "\n" }.count + 1
+                    pairs.append((String(text[english]), String(text[japanese]), "\(path):\(line)"))
                 }
             }
         }
-        for exercise in ExerciseCatalog.exercises {
-            for name in exercise.checks { keys[name] = "the catalog's checks of \(exercise.id)" }
-            keys[exercise.uses] = "the catalog's uses of \(exercise.id)"
-        }
-        for name in [ExerciseRunner.compileCheck, ExerciseRunner.finishCheck, ExerciseRunner.crashCheck] {
-            keys[name] = "ExerciseRunner.swift"
-        }
-        return keys
-    }
-
-    static func unescaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
-            .replacingOccurrences(of: "\\\\", with: "\\")
+        return pairs
     }
 
     /// A format's conversions in argument order: "%1$@ %2$d" and "%@ %d" both give ["@", "d"].
@@ -84,27 +78,25 @@ final class CheckTextJapaneseTests: XCTestCase {
     }
 
     func testEveryCheckTextHasItsJapanese() throws {
-        let table = try Self.table()
-        let keys = try Self.englishKeys()
-        XCTAssertGreaterThan(keys.count, 50, "the scan found the checks' texts")
-        let missing = keys.keys.filter { table[$0] == nil }.sorted()
-        XCTAssertEqual(missing, [], "no Japanese for: \(missing.map { "\($0) (\(keys[$0]!))" })")
-        // No entry the checks no longer use.
-        let unused = table.keys.filter { keys[$0] == nil }.sorted()
-        XCTAssertEqual(unused, [], "entries no check uses")
+        let pairs = try Self.pairs()
+        XCTAssertGreaterThan(pairs.count, 300, "the scan found the checks' texts")
+        // (Every text has its Japanese by construction: ExerciseChecks has no English-only
+        // `localized`, so a check that leaves out `ja:` does not compile.)
+        let untranslated = pairs.filter { $0.english == $0.japanese && $0.english.contains(" ") }.map(\.place)
+        XCTAssertEqual(untranslated, [], "the same English on both sides")
     }
 
     func testTheJapaneseKeepsEveryFormatsArguments() throws {
-        for (english, japanese) in try Self.table() {
+        for (english, japanese, place) in try Self.pairs() {
             XCTAssertEqual(
-                Self.conversions(japanese), Self.conversions(english), "\(english) = \(japanese): the same arguments")
+                Self.conversions(japanese), Self.conversions(english), "\(place): \(english) = \(japanese)")
             // Code in backticks (a command to run) is not a sentence.
             let prose = japanese.replacingOccurrences(of: "`[^`]*`", with: "``", options: .regularExpression)
-            XCTAssertTrue(EnglishSentences.lines(in: prose).isEmpty, "English left in: \(japanese)")
+            XCTAssertTrue(EnglishSentences.lines(in: prose).isEmpty, "\(place): English left in: \(japanese)")
             // Positional and plain specifiers do not mix in one format.
             let positional = japanese.contains("$")
             let plain = japanese.range(of: #"%[-+ 0#]*\d*(?:\.\d+)?[@df]"#, options: .regularExpression) != nil
-            XCTAssertFalse(positional && plain, "mixed specifiers: \(japanese)")
+            XCTAssertFalse(positional && plain, "\(place): mixed specifiers: \(japanese)")
         }
     }
 
@@ -157,7 +149,7 @@ final class CheckTextJapaneseTests: XCTestCase {
         XCTAssertTrue(english.stdout.contains("  FAIL  \(failing)\n        wanted: "), english.stdout)
         XCTAssertFalse(english.stdout.contains("期待"), english.stdout)
         let japanese = try WorkshopBinary.run(["check", exercise.id, "--lang", "ja"], root: workspace.root)
-        let name = try XCTUnwrap(Self.table()[failing])
+        let name = try XCTUnwrap(exercise.japaneseCheckNames[failing])
         XCTAssertTrue(japanese.stdout.contains("  FAIL  \(name)\n        期待:   "), japanese.stdout)
         XCTAssertFalse(japanese.stdout.contains("wanted:"), japanese.stdout)
     }

@@ -2,5 +2,6 @@ import ExerciseChecks
 import Lesson03Kit
 import WorkshopCore
 
-ExerciseDriver.report(
-    Exercise03Checks.run { IconLoader.loadIcons(for: $0, into: $1, using: $2, imageQueue: $3) })
+ExerciseDriver.run(Exercise03Checks.all) {
+    Exercise03Checks.run { IconLoader.loadIcons(for: $0, into: $1, using: $2, imageQueue: $3) }
+}

@@ -1,0 +1,185 @@
+import ExerciseChecks
+import Dispatch
+import Foundation
+import WorkshopCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The checks of exercise 02 (Exercises/02-sleeping-run-loop): a run-loop thread that
+/// sleeps between jobs and still stops.
+public enum Exercise02Checks {
+    /// A started worker, seen through the two calls the checks use.
+    public struct Worker {
+        public var post: (@escaping @Sendable () -> Void) -> Bool
+        public var stop: (_ timeout: Double) -> Bool
+        /// How many times the worker's loop has gone round so far.
+        public var turns: () -> Int
+        public init(
+            post: @escaping (@escaping @Sendable () -> Void) -> Bool, stop: @escaping (Double) -> Bool,
+            turns: @escaping () -> Int = { 0 }
+        ) {
+            self.post = post
+            self.stop = stop
+            self.turns = turns
+        }
+    }
+
+    public static let idleSeconds = 0.5
+    /// Turns of the loop allowed while idle. A loop that sleeps until there is work turns none
+    /// (the jobs run inside the one `runOnce` that sleeps); one that polls every 50 ms turns 10
+    /// times in 0.5 s, however busy the machine is.
+    public static let idleTurns = 1
+
+    /// Runs every check against workers made by `makeWorker`. Call on the main thread.
+    public static func run(makeWorker: () -> Worker) -> [CheckResult] {
+        requireMainQueue()
+        var results: [CheckResult] = []
+
+        // 1. Jobs run on one thread (not this one), in order.
+        let worker = makeWorker()
+        let seen = Locked<[(index: Int, thread: pthread_t)]>([])
+        let allRan = DispatchSemaphore(value: 0)
+        for index in 0..<100 {
+            _ = worker.post {
+                let count = seen.withLock {
+                    $0.append((index, pthread_self()))
+                    return $0.count
+                }
+                if count == 100 { allRan.signal() }
+            }
+        }
+        let ranInTime = allRan.wait(timeout: .now() + 5) == .success
+        let runs = seen.current
+        let oneOtherThread =
+            runs.allSatisfy { pthread_equal($0.thread, runs[0].thread) != 0 }
+            && runs.first.map { pthread_equal($0.thread, pthread_self()) == 0 } == true
+        results.append(
+            CheckResult(name: "jobs run on the worker thread, in order", ja: "ジョブがワーカースレッドで、投げた順に動く",
+                passed: ranInTime && oneOtherThread && runs.map(\.index) == Array(0..<100),
+                expected: localized("100 jobs, all on the worker thread, in the order posted", ja: "100 個のジョブがすべてワーカースレッドで、投げた順に動く"),
+                got: ranInTime
+                    ? localized(format: "%1$@, %2$@, %3$@", ja: "%1$@、%2$@、%3$@", localized(count: runs.count, "%d job", "%d jobs", ja: "ジョブ %d 個"),
+                        oneOtherThread ? localized("one worker thread", ja: "ワーカースレッドは 1 つ") : localized("on several threads", ja: "複数のスレッドで実行"),
+                        runs.map(\.index) == Array(0..<100) ? localized("in order", ja: "順番どおり") : localized("out of order", ja: "順番が違います"))
+                    : localized(format: "only %d of 100 jobs ran within 5 s", ja: "5 秒以内に動いたジョブは 100 個中 %d 個だけでした", runs.count),
+                hint: 2))
+
+        // 2. While idle, it sleeps: its CPU clock barely moves, and its loop does not turn.
+        // (CPU time, not a stopwatch: a spinning loop burns its share of a core however busy the machine is.)
+        let before = cpuOfWorker(worker)
+        let turnsBefore = worker.turns()
+        MainLoop.run(timeout: idleSeconds) { false }  // the idle period being measured
+        let turnsWhileIdle = worker.turns() - turnsBefore
+        let after = cpuOfWorker(worker)
+        let idleCPU = before.flatMap { b in after.map { $0 - b } }
+        results.append(
+            CheckResult(name: "the idle thread sleeps", ja: "仕事のないスレッドは眠る",
+                passed: (idleCPU ?? .infinity) < 0.02 * idleSeconds,
+                expected: localized(format: "under %.3f s of CPU in %.1f s of idling (2%% of a core)", ja: "%2$.1f 秒の待ちで CPU 時間 %1$.3f 秒未満（コア 1 個の 2%%）", 0.02 * idleSeconds, idleSeconds),
+                got: idleCPU.map {
+                    localized(format: "%.3f s of CPU (%.0f%% of a core)", ja: "CPU 時間 %1$.3f 秒（コア 1 個の %2$.0f%%）", $0, 100 * $0 / idleSeconds)
+                } ?? localized("the worker did not answer", ja: "ワーカーが応答しませんでした"),
+                hint: idleCPU == nil ? 3 : 1))
+
+        // 3. A job posted to the idle thread starts at once: the thread slept until the post woke
+        // it (its loop did not go round to look now and then), and its wake-up is as quick as
+        // this machine wakes a thread that waits on a semaphore (the control, measured just before).
+        let control = median(controlWakeDelays())
+        var delays: [Double] = []
+        for _ in 0..<20 {
+            let started = Locked<Double?>(nil)
+            let ran = DispatchSemaphore(value: 0)
+            let postedAt = monotonicSeconds()
+            guard
+                worker.post({
+                    started.withLock { $0 = monotonicSeconds() }
+                    ran.signal()
+                }),
+                ran.wait(timeout: .now() + 2) == .success, let at = started.current
+            else { break }
+            delays.append(at - postedAt)
+        }
+        // The median: on a busy machine a few wake-ups wait for a free core, whatever the code.
+        let medianDelay = delays.count == 20 ? median(delays) : .infinity
+        let slept = turnsWhileIdle <= idleTurns
+        let quick = medianDelay < control + noticeable
+        results.append(
+            CheckResult(name: "a job posted to the idle thread starts at once", ja: "眠っているスレッドに投げたジョブがすぐに始まる",
+                passed: slept && quick,
+                expected: localized(format: "the loop sleeps until a job wakes it (at most %d turn of the loop in %.1f s of idling), and 20 jobs start, the median under %.0f ms later than this machine wakes a waiting thread", ja: "ループはジョブに起こされるまで眠り（%2$.1f 秒の待ちでループが回るのは %1$d 回まで）、20 個のジョブが、このマシンが待っているスレッドを起こす時間より %3$.0f ms 未満（中央値）の遅れで始まる",
+                    idleTurns, idleSeconds, noticeable * 1000),
+                got: localized(format: "%1$@ of the loop while idle; %2$@", ja: "待ちの間にループが %1$@回りました。%2$@",
+                    localized(count: turnsWhileIdle, "%d turn", "%d turns", ja: "%d 回"),
+                    delays.count == 20
+                        ? localized(format: "a median of %.1f ms (this machine: %.1f ms)", ja: "中央値 %1$.1f ms（このマシン: %2$.1f ms）", medianDelay * 1000, control * 1000)
+                        : localized(format: "only %d of 20 jobs ran", ja: "動いたジョブは 20 個中 %d 個だけでした", delays.count)),
+                hint: 4))
+
+        // 4. stop() ends the thread.
+        let stopped = worker.stop(stopSeconds)
+        let refused = !worker.post({})
+        results.append(
+            CheckResult(name: "stop() ends the thread", ja: "stop() でスレッドが終わる",
+                passed: stopped && refused,
+                expected: localized(format: "stop() returns true within %d s, and later posts are refused", ja: "stop() が %d 秒以内に true を返し、そのあとの post は断られる", Int(stopSeconds)),
+                got: stopped
+                    ? (refused ? localized("stopped", ja: "止まりました") : localized("stopped, but a later post was accepted", ja: "止まりましたが、そのあとの post が受け付けられました"))
+                    : localized(format: "the loop was still running after %d s", ja: "%d 秒たってもループが動いていました", Int(stopSeconds)),
+                hint: 3))
+        return results
+    }
+
+    /// How long `stop` may take: a loop that ends does so in milliseconds; one that never
+    /// returns from its run loop never does. (The waits of a worker that never runs a job add
+    /// up to about 15 s, under the 20 s a check program may take: such a file gets its failed
+    /// checks, not a time-out.)
+    public static let stopSeconds = 3.0
+    /// A delay a user notices (Apple: 100 ms), beyond the machine's own.
+    public static let noticeable = 0.1
+
+    static func median(_ values: [Double]) -> Double {
+        values.isEmpty ? .infinity : values.sorted()[values.count / 2]
+    }
+
+    /// The control: 20 wake-ups of a plain thread that waits on a semaphore, each measured from
+    /// the signal to the moment the thread runs, the way the worker's jobs are measured.
+    static func controlWakeDelays() -> [Double] {
+        let signalled = Locked<Double?>(nil)
+        let go = DispatchSemaphore(value: 0)
+        let woke = DispatchSemaphore(value: 0)
+        let delays = Locked<[Double]>([])
+        let thread = Thread {
+            for _ in 0..<20 {
+                guard go.wait(timeout: .now() + 2) == .success else { break }
+                let at = monotonicSeconds()
+                if let sent = signalled.current { delays.withLock { $0.append(at - sent) } }
+                woke.signal()
+            }
+        }
+        thread.start()
+        for _ in 0..<20 {
+            signalled.withLock { $0 = monotonicSeconds() }
+            go.signal()
+            guard woke.wait(timeout: .now() + 2) == .success else { break }
+        }
+        return delays.current
+    }
+
+    /// The worker thread's CPU seconds so far, read on the worker itself (nil if it does not answer).
+    static func cpuOfWorker(_ worker: Worker) -> Double? {
+        let reading = Locked<Double?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        guard
+            worker.post({
+                reading.withLock { $0 = threadCPUSeconds() }
+                answered.signal()
+            })
+        else { return nil }
+        guard answered.wait(timeout: .now() + 2) == .success else { return nil }
+        return reading.current
+    }
+}

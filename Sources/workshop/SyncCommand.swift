@@ -1,0 +1,60 @@
+import ArgumentParser
+import ExerciseChecks
+import Foundation
+import WorkshopCore
+import WorkshopTools
+
+/// `workshop sync`: for instructors and maintainers. Writes what the exercises' checks declare
+/// (each check's name and what it wants, in English and Japanese, in `.meta/*.swift`) into
+/// the files that repeat it: `.meta/exercise.json`'s check names and the check tables of
+/// README.md and README.ja.md. With `--check`, changes nothing and exits 1 if a file differs.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: localized(
+            "For maintainers: write every exercise's check names and README check tables from its declared checks."))
+
+    @Argument(
+        help: ArgumentHelp(
+            localized("Only these exercises, e.g. 03 R1 (default: all of them)."), valueName: "exercise"),
+        transform: exerciseArgument)
+    var only: [Exercise] = []
+
+    @Flag(help: ArgumentHelp(localized("Change nothing; exit 1 if a file is not what the checks declare.")))
+    var check = false
+
+    @OptionGroup var language: LanguageOption
+
+    func run() throws {
+        let workspace = Workspace.locate()
+        let toolchain = Toolchain.current
+        if let problem = SupportLibrary.ensureBuilt(toolchain) {
+            Check.print([problem], of: ExerciseCatalog.exercises[0])
+            throw ExitCode(1)
+        }
+        let sync = ExerciseSync(runner: ExerciseRunner(toolchain: toolchain))
+        var differing = 0
+        var failed = false
+        for exercise in only.isEmpty ? ExerciseCatalog.exercises : only {
+            switch sync.changes(exercise, root: workspace.root, solution: workspace.solutionSources(exercise)) {
+            case .failure(let failure):
+                Style.warnLine(
+                    localized(
+                        format: "%1$@: its checks did not compile with the reference: %2$@", exercise.id,
+                        failure.description))
+                failed = true
+            case .success(let changes):
+                for change in changes {
+                    differing += 1
+                    if check {
+                        print(localized(format: "%@ is not what the checks declare", change.path))
+                    } else {
+                        try Data(change.text.utf8).write(to: workspace.root.appendingPathComponent(change.path))
+                        print(localized(format: "wrote %@", change.path))
+                    }
+                }
+            }
+        }
+        if failed || (check && differing > 0) { throw ExitCode(1) }
+        if differing == 0 { print(localized("sync: every file says what the checks declare.")) }
+    }
+}
