@@ -39,7 +39,7 @@ struct Sync: ParsableCommand {
             case .failure(let failure):
                 Style.warnLine(
                     localized(
-                        format: "%1$@: its checks did not compile with the reference: %2$@", exercise.id,
+                        format: "%1$@: its declared checks could not be read: %2$@", exercise.id,
                         failure.description))
                 failed = true
             case .success(let changes):

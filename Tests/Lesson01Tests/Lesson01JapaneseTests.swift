@@ -101,7 +101,7 @@ final class Lesson01JapaneseTests: XCTestCase {
                 .joined(separator: " ")
             for japanese in [
                 "オペレーションキュー: ログインしてユーザーを取得し", "元になった記事: 「NSOperation を使って外部 API から非同期に結果を取得してみる」",
-                "ログインのあとに取得するアイテムの数です", "実行するバリアント: no-thread", "フィクスチャサーバーが各レスポンスを返す前に待つ秒数です",
+                "ログインのあとに取得するアイテムの数です", "実行するバリアント: no-thread", "フィクスチャサーバが各レスポンスを返す前に待つ秒数です",
             ] {
                 XCTAssertTrue(help.contains(japanese), "\(locale) \(arguments): no \"\(japanese)\" in\n\(help)")
             }

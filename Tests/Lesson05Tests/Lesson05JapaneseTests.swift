@@ -22,7 +22,7 @@ final class Lesson05JapaneseTests: XCTestCase {
                 "no-thread: 取得も先読みもパースも", "threaded: database-queue で先読みする間に",
                 "async: ProductCache アクターが先読みする間に", "最初の起動: 注文の取得元はダウンロード(200)",
                 "2 回目の起動: 注文の取得元はキャッシュ(期限内、リクエストなし)", "翌日の起動: 注文の取得元はキャッシュ(再検証、304)", "時間の使われ方", "指標",
-                "商品 300 個の先読みは", "再起動で送ったリクエストは 0 件 と 1 件だけで", "最大フリーズは",
+                "商品 300 個の先読みは", "再起動で送ったリクエストは 0 件と 1 件だけで", "最大フリーズは",
                 "データベース用のキューの代わりにアクター", "status: 注文: ダウンロード(200)", "status: 注文 200 件、合計 ¥",
             ] {
                 XCTAssertTrue(output.contains(japanese), "\(locale) \(arguments): no \"\(japanese)\" in\n\(output)")

@@ -27,7 +27,7 @@ final class Lesson06JapaneseTests: XCTestCase {
         for (arguments, locale) in [(short + ["--lang", "ja"], [:]), (short, ["LANG": "ja_JP.UTF-8"])] {
             let output = try lesson06(arguments, locale: locale).stdout
             for japanese in [
-                "レッスン 06: SQLite の upsert", "== 1. 記事のセッションを実際のファイルで再現", "-- 3. 既にあるキー: ステートメント全体が失敗し",
+                "レッスン 06: SQLite のアップサート", "== 1. 記事のセッションを実際のファイルで再現", "-- 3. 既にあるキー: ステートメント全体が失敗し",
                 "== 2. 行 100 への同じ変更を 2 通りで行う", "  返信 2 件 -> 0 件(ON DELETE CASCADE で削除された)",
                 "読み手が覚えていた rowid で見つかる行: なし", "== 3. 500 の制限、当時といま", "compound SELECT の上限は 500 項",
                 "成功(SQLite 3.8.8 から VALUES はこの制限の対象外)", "== 4. 500 行(10 行に 1 行は既存)を 4 通りで保存する",
@@ -68,7 +68,7 @@ final class Lesson06JapaneseTests: XCTestCase {
     func testHelpAndFlagErrorsInJapanese() throws {
         let help = try lesson06(["--help", "--lang", "ja"]).stdout
         for japanese in [
-            "SQLite の upsert: 記事の sqlite3 のセッションを再現し", "元になった記事", "一括保存で upsert する行数",
+            "SQLite のアップサート: 記事の sqlite3 のセッションを再現し", "元になった記事", "一括保存でアップサートする行数",
             "「1 行ごとにコミット」も全行で実行します", "複数行のバッチで 1 トランザクションに入れる行数",
             "1 ステートメントにバインドできる値の上限を下げます", "遅い端末のストレージを再現します",
         ] {

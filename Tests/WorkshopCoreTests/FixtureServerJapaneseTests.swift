@@ -29,7 +29,7 @@ struct FixtureServerJapaneseTests {
             let help = outcome.stdout
             #expect(Self.englishSentences(in: help) == [], "\(arguments) \(locale)")
             for words in [
-                "ワークショップのフィクスチャ API を配信し", "教室で使うとき", "ルームコード", "待ち受ける IPv4 アドレス",
+                "ワークショップのフィクスチャ API を配信し", "会場で使うとき", "ルームコード", "待ち受ける IPv4 アドレス",
                 "同時に処理する接続数", "英語か日本語で表示します",
             ] {
                 #expect(help.contains(words), "\(arguments) \(locale): no \"\(words)\" in\n\(help)")
@@ -75,7 +75,7 @@ struct FixtureServerJapaneseTests {
         let outcome = try FixtureServerCLITests.run(
             ["--self-check", "--clients", "4", "--requests", "10", "--silent", "2", "--lang", "ja"])
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
-        for words in ["セルフチェック: クライアント 4 個", "キープアライブ: リクエスト 40 回、エラー 0 件", "サーバー側の集計: ", "OK: エラーも"] {
+        for words in ["セルフチェック: クライアント 4 個", "キープアライブ: リクエスト 40 回、エラー 0 件", "サーバ側の集計: ", "OK: エラーも"] {
             #expect(outcome.stdout.contains(words), "no \"\(words)\" in\n\(outcome.stdout)")
         }
         #expect(EnglishSentences.lines(in: outcome.stdout) == [], "\(outcome.stdout)")
@@ -96,7 +96,7 @@ struct FixtureServerJapaneseTests {
         #expect(server.exit(timeout: 30) == 0)
         let (stdout, stderr) = server.output
         for words in [
-            "フィクスチャサーバーを http://127.0.0.1:\(port) で起動しました", "障害 500 をリクエストの 0.5 に",
+            "フィクスチャサーバを http://127.0.0.1:\(port) で起動しました", "障害 500 をリクエストの 0.5 に",
             "GET /timeline -> 200、通信路上", "、障害 500、", "停止します",
         ] {
             #expect(stdout.contains(words), "no \"\(words)\" in\n\(stdout)")

@@ -31,7 +31,7 @@ struct TutorialBrowserTests {
         Expected(
             language: "ja", path: "/docs/ja/ja-JP/tutorials/sakusaku/lesson03",
             texts: [
-                "レッスン 03: GCD のキュー — 固まらないタイムライン", "取得を imageQueue.async { ... } の中に移し",
+                "レッスン 03: GCD のキュー — フリーズしないタイムライン", "取得を imageQueue.async { ... } の中に移し",
                 "table.cell(forRow: index)?.icon = icon", "理解度を確認する",
             ]),
     ]

@@ -19,7 +19,7 @@ public enum Exercise03Checks {
         wanted: "while each icon is fetched, the main thread is free (a block on the main queue runs)",
         ja: "どのアイコンの取得中も、メインスレッドが空いている（メインキューのブロックが実行される）", hint: 1)
     static let neverHangs = Check(
-        "the Screen never hangs", ja: "Screen が固まらない",
+        "the Screen never hangs", ja: "Screen がフリーズしない",
         wanted: String(
             format: "no freeze of %.2f s or more beyond this machine's own lateness with no work", Hang.seconds),
         ja: String(format: "何もしていないときのこのマシン自身の遅れを超えて、%.2f 秒以上のフリーズがない", Hang.seconds), hint: 1)

@@ -120,7 +120,7 @@ public enum Exercise07aChecks {
                 : onMain.isEmpty
                     ? localized(format: "%1$d of %2$@ on the main thread", ja: "%2$@のうち %1$d 回がメインスレッドでした", onMain.count,
                         localized(count: byRun.count, "%d measurement", "%d measurements", ja: "%d 回の計測"))
-                    : localized(format: "%1$d of %2$@ on the main thread: the table froze until the last of them", ja: "%2$@のうち %1$d 回がメインスレッドでした。最後の計測が終わるまでテーブルが固まりました",
+                    : localized(format: "%1$d of %2$@ on the main thread: the table froze until the last of them", ja: "%2$@のうち %1$d 回がメインスレッドでした。最後の計測が終わるまでテーブルがフリーズしました",
                         onMain.count, localized(count: byRun.count, "%d measurement", "%d measurements", ja: "%d 回の計測")),
             hint: 2)
     }

@@ -190,11 +190,16 @@ public struct LessonFailure: Error, CustomStringConvertible {
     }
 }
 
-/// "a", "a and b", "a, b and c" (in Japanese "a、b と c").
+/// "a", "a and b", "a, b and c" (in Japanese "a、b と c", "0 件と 1 件": a space beside と
+/// only where it meets a letter or a digit, as Japanese is written).
 public func listed(_ items: [String]) -> String {
     guard let last = items.last else { return "" }
-    return items.count == 1
-        ? last : items.dropLast().joined(separator: localized(", ")) + localized(" and ") + last
+    guard items.count > 1 else { return last }
+    let head = items.dropLast().joined(separator: localized(", "))
+    guard Localized.language == .ja else { return head + " and " + last }
+    let before = head.last.map { $0.isASCII && !$0.isWhitespace } == true ? " " : ""
+    let after = last.first.map { $0.isASCII && !$0.isWhitespace } == true ? " " : ""
+    return head + before + "と" + after + last
 }
 
 /// "1 row", "2 rows", "0 items": a count with its noun.
