@@ -50,10 +50,10 @@ public final class AccountController: LessonController {
             settled[label] = describe(value)
             delivered.insert(label)
         case .failure(.cancelled):
-            settled[label] = TableRow(text: "cancelled", detail: label)
+            settled[label] = TableRow(text: localized("cancelled"), detail: label)
             cancelled.append(label)
         case .failure(let error):
-            settled[label] = TableRow(text: "failed: \(error)", detail: label)
+            settled[label] = TableRow(text: localized("failed: %@", "\(error)"), detail: label)
             failed = error
         }
         completionOrder.append(label)
@@ -63,7 +63,7 @@ public final class AccountController: LessonController {
             fail("\(failed)")  // the URL in it says which step; the Screen's status says "failed"
             if first { onFailure?() }
         } else if failure == nil {  // after a failure, the status keeps saying "failed"
-            screen.status = "\(label): " + (cancelled.last == label ? "cancelled" : "in")
+            screen.status = "\(label): " + (cancelled.last == label ? localized("cancelled") : localized("in"))
         }
         if label.hasPrefix("item"), !tapQueued, let tap = onCancelTap {
             tapQueued = true

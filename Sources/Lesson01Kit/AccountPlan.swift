@@ -101,9 +101,13 @@ public enum AccountParsing {
     /// the picture would colour as a fetch).
     static func parseSpan(_ label: String) -> String { label == "login" ? "parse token" : "parse \(label)" }
 
-    static func loginRow(user: String) -> TableRow { TableRow(text: "logged in as \(user)", detail: "login") }
+    static func loginRow(user: String) -> TableRow {
+        TableRow(text: localized("logged in as %@", user), detail: "login")
+    }
     static func userRow(_ profile: AccountProfile) -> TableRow {
-        TableRow(text: "\(profile.displayName): \(profile.followers) followers, \(profile.posts) posts", detail: "user")
+        TableRow(
+            text: localized("%1$@: %2$d followers, %3$d posts", profile.displayName, profile.followers, profile.posts),
+            detail: "user")
     }
     static func welcomeRow(_ text: String) -> TableRow { TableRow(text: text, detail: "welcome") }
     static func itemRow(_ item: AccountItem) -> TableRow {

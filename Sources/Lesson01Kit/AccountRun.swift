@@ -119,7 +119,7 @@ public enum AccountRun {
             }
         }
         return lines.isEmpty
-            ? localized("Run all three variants (the default) to compare them.") : lines.joined(separator: " ")
+            ? localized("Run all three variants (the default) to compare them.") : sentences(lines)
     }
 
     /// "item 3" -> "i3", for a completion order that fits on one line.

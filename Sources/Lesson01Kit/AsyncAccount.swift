@@ -48,7 +48,7 @@ public final class AsyncAccount {
 
     /// The whole job, in the order its steps depend on each other. Runs in the controller's task.
     public func run(_ plan: AccountPlan, controller: AccountController) async {
-        controller.showLoading("logging in...")
+        controller.showLoading(localized("logging in..."))
         if plan.slowItem != nil {
             controller.onCancelTap = { [self] in
                 tapped = true

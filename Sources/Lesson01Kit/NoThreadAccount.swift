@@ -11,7 +11,7 @@ public enum NoThreadAccount {
     /// Runs on the main thread and returns when every step is done.
     @MainActor
     public static func run(_ plan: AccountPlan, controller: AccountController, session: URLSession) {
-        controller.showLoading("logging in...")
+        controller.showLoading(localized("logging in..."))
         // The user's tap is queued like in the threaded variant, but the main thread is busy
         // here until the very end: by the time it is handled, the slow item is long in.
         if plan.slowItem != nil { controller.onCancelTap = {} }

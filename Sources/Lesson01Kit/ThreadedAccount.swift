@@ -46,7 +46,7 @@ public final class ThreadedAccount: Sendable {
     /// Called on the main thread; returns at once. Results arrive later, on main.
     @MainActor
     public func start(_ plan: AccountPlan, controller: AccountController) {
-        controller.showLoading("logging in...")
+        controller.showLoading(localized("logging in..."))
 
         let login = fetch("login") { plan.loginRequest() }
         let token = parse(login, "token", label: "login", controller, AccountParsing.token) { _ in

@@ -37,7 +37,7 @@ public final class FeedController: LessonController {
         let items = items
         trace.measure("show", lane: "main") {
             screen.table.reloadData(count: items.count) { TableRow(text: items[$0].title, detail: items[$0].author) }
-            screen.status = counted(items.count, "item")
+            screen.status = localized(items.count == 1 ? "%d item" : "%d items", items.count)
         }
     }
 

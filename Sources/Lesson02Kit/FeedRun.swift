@@ -76,7 +76,7 @@ public enum FeedRun {
             kind.name, controller: controller, timeout: timeout ?? worstCaseSeconds(endpoint, items: items),
             cancelAfter: cancelAfter, endpoint: endpoint, details: FeedDetails(items: controller.items)
         ) {
-            controller.showLoading("loading the feed...")
+            controller.showLoading(localized("loading the feed..."))
             switch kind {
             case .noThread:
                 downloadEndedAt = NoThreadFeed.run(url, timeout: endpoint.timeoutSeconds, controller: controller)
@@ -180,7 +180,7 @@ public enum FeedRun {
             }
         }
         return lines.isEmpty
-            ? localized("Run all three variants (the default) to compare them.") : lines.joined(separator: " ")
+            ? localized("Run all three variants (the default) to compare them.") : sentences(lines)
     }
 
     /// The feed's own download time at the link's bandwidth, plus twice the request timeout:

@@ -147,6 +147,6 @@ extension TimelineRun {
         if runs.count < 2 {
             sentences.append(localized("Run all variants (the default) to compare them."))
         }
-        return sentences.joined(separator: " ")
+        return WorkshopCore.sentences(sentences)
     }
 }

@@ -82,7 +82,7 @@ struct Lesson03: LessonProgram, NetworkDefaults {
             rows == 1
                 ? "Lesson 03: GCD queues. A public timeline of %d post and its icon, from %@"
                 : "Lesson 03: GCD queues. A public timeline of %d posts and their icons, from %@", rows,
-            endpoint.baseURL.absoluteString) + "\n(" + endpoint.linkDescription + ").\n"
+            endpoint.baseURL.absoluteString) + "\n" + localized("(%@).", endpoint.linkDescription) + "\n"
             + localized(
                 visibleRows == 1
                     ? "%1$d row on the screen, scrolls: %2$@; icon cache %3$@."

@@ -33,7 +33,7 @@ final class Lesson06JapaneseTests: XCTestCase {
                 "成功(SQLite 3.8.8 から VALUES はこの制限の対象外)", "== 4. 500 行(10 行に 1 行は既存)を 4 通りで保存する",
                 "1 行ごとにコミット: 500 行まで", "データベースのファイルは", "no-thread: どの戦略もメインスレッドで実行します",
                 "threaded: どの戦略も writer-queue で実行します", "async: どの戦略も書き込み担当のアクターで実行し",
-                "placeholder: 500 行を 4 通りで保存しています...", "複数行のバッチ: 500 行を", "時間の使われ方", "指標",
+                "プレースホルダ: 500 行を 4 通りで保存しています...", "複数行のバッチ: 500 行を", "時間の使われ方", "指標",
                 "保存を速くしたのはバッチ化です", "Screen の最大フリーズ: no-thread", "書き込み担当のアクターは、自前のキューなしで",
             ] {
                 XCTAssertTrue(output.contains(japanese), "\(locale) \(arguments): no \"\(japanese)\" in\n\(output)")

@@ -110,3 +110,25 @@ struct ScreenTests {
         #expect(table.cell(forRow: 0)?.row == 0)
     }
 }
+
+/// The Screen is the app's UI: it speaks its user's language. What `onChange` hands tests and
+/// checks stays English (an identity); what it prints follows the program's language.
+struct ScreenWordsTests {
+    static let events: [ScreenEvent] = [
+        .placeholder("loading..."), .reload(rows: 20), .reload(rows: 1), .scroll(first: 9, last: 16),
+        .icon(row: 3), .status("failed"),
+    ]
+
+    @Test func everyEventHasItsJapaneseAndKeepsItsFigures() {
+        for event in Self.events {
+            let english = event.text(in: .en)
+            let japanese = event.text(in: .ja)
+            #expect(english == event.description)
+            #expect(japanese != english, "\(english) has no Japanese")
+            let digits = { (text: String) in text.filter(\.isNumber) }
+            #expect(digits(japanese) == digits(english), "\(english) / \(japanese): the same figures")
+        }
+        #expect(ScreenEvent.reload(rows: 20).text(in: .en) == "reload: 20 rows")
+        #expect(ScreenEvent.reload(rows: 20).text(in: .ja) == "再読み込み: 20 行")
+    }
+}

@@ -55,8 +55,8 @@ open class LessonController {
     open var gotStarted: Bool { !screen.table.rows.isEmpty }
 
     /// Shows a placeholder until the first rows arrive.
-    public func showLoading(_ text: String = "loading...") {
-        screen.table.placeholder = text
+    public func showLoading(_ text: String? = nil) {
+        screen.table.placeholder = text ?? localized("loading...")
     }
 
     /// Records the first failure and says so on the Screen's status line (the lesson prints
@@ -66,7 +66,7 @@ open class LessonController {
     public func fail(_ message: String) {
         guard failure == nil, !cancelled else { return }
         failure = message
-        screen.status = "failed"
+        screen.status = localized("failed")
     }
 
     /// Starts the async variant's work as a task on the main actor and returns at once (the
@@ -110,7 +110,7 @@ open class LessonController {
         guard !cancelled else { return }
         cancelHandledAt = screen.elapsed
         stopWork()
-        screen.status = "cancelled"
+        screen.status = localized("cancelled")
     }
 
     /// Stops the variant's work (the task and the handlers), as a cancel does, without saying

@@ -202,6 +202,12 @@ public func listed(_ items: [String]) -> String {
     return head + before + "と" + after + last
 }
 
+/// Sentences one after another: a space between them in English, none in Japanese (a
+/// Japanese sentence ends with 。 and the next starts right after it).
+public func sentences(_ parts: [String]) -> String {
+    parts.filter { !$0.isEmpty }.joined(separator: Localized.language == .ja ? "" : " ")
+}
+
 /// "1 row", "2 rows", "0 items": a count with its noun.
 public func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
     "\(count) " + (count == 1 ? noun : plural ?? noun + "s")

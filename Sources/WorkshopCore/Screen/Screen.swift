@@ -60,7 +60,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
     public var status = "" {
         didSet {
             requireMainQueue()
-            note("status: \(status)")
+            note(.status(status))
         }
     }
     /// Called on the main queue after every change (tests and exercise checks watch with it).
@@ -72,7 +72,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
     private var firstContentSeconds: Double?
     private var firstRowsSeconds: Double?
     private var completeSeconds: Double?
-    private var pendingEvents: [String] = []
+    private var pendingEvents: [ScreenEvent] = []
     private var dirty = true
     private var linesOnTerminal = 0
     /// When rows changed (seconds since `start()`) and how many: what was shown when.
@@ -83,7 +83,7 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         self.title = title
         self.output = output
         self.columns = max(40, Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 100)
-        table.onChange = { [unowned self] what in note(what) }
+        table.onChange = { [unowned self] event in note(event) }
         table.onRowsChanged = { [unowned self] rows in rowChanges.append((clock.elapsed, rows)) }
         meter = StallMeter { [unowned self] in drawFrame() }
     }
@@ -108,10 +108,10 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
             stalls: meter.stalls.map { Stall(start: clock.offset(of: $0.start), end: clock.offset(of: $0.end)) })
     }
 
-    private func note(_ what: String) {
+    private func note(_ event: ScreenEvent) {
         dirty = true
-        pendingEvents.append(what)
-        onChange?(what)
+        pendingEvents.append(event)
+        onChange?(event.description)
     }
 
     private var hasContent: Bool { !table.rows.isEmpty || table.placeholder != nil }
@@ -141,22 +141,25 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         }
     }
 
-    /// One frame's changes in one line: "reload: 20 rows; icon: rows 1-20".
-    static func summarize(_ events: [String]) -> String {
+    /// One frame's changes in one line, in the program's language: "reload: 20 rows; icons:
+    /// rows 1-20" (in Japanese 「再読み込み: 20 行; アイコン: 1-20 行目」).
+    static func summarize(_ events: [ScreenEvent]) -> String {
         var parts: [String] = []
         var iconRows: [Int] = []
         func flushIcons() {
             guard let first = iconRows.first, let last = iconRows.last else { return }
-            parts.append(iconRows.count == 1 ? "icon: row \(first)" : "icons: rows \(first)-\(last)")
+            parts.append(
+                iconRows.count == 1
+                    ? ScreenEvent.icon(row: first).shown : localized(format: "icons: rows %1$d-%2$d", first, last))
             iconRows.removeAll()
         }
         for event in events {
-            if event.hasPrefix("icon: row "), let row = Int(event.dropFirst("icon: row ".count)) {
+            if case .icon(let row) = event {
                 if let last = iconRows.last, last + 1 != row { flushIcons() }
                 iconRows.append(row)
             } else {
                 flushIcons()
-                parts.append(event)
+                parts.append(event.shown)
             }
         }
         flushIcons()
@@ -190,4 +193,34 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
 
     /// Seconds since `start()`.
     public var elapsed: Double { clock.elapsed }
+}
+
+/// One change on the Screen, as the app's user sees it. `description` is the English words
+/// (what `onChange` hands tests and checks: an identity, like a check's English name);
+/// `shown` is what the Screen prints, in the program's language: the simulated app speaks its
+/// user's language, as an app's UI would.
+public enum ScreenEvent: Sendable, Equatable, CustomStringConvertible {
+    case placeholder(String?)
+    case reload(rows: Int)
+    case scroll(first: Int, last: Int)
+    case icon(row: Int)
+    case status(String)
+
+    public var description: String { text(in: .en) }
+
+    /// In the program's language.
+    public var shown: String { text(in: Localized.language) }
+
+    func text(in language: Language) -> String {
+        func say(_ english: String, _ arguments: any CVarArg...) -> String {
+            String(format: localized(english, in: language), locale: nil, arguments: arguments)
+        }
+        switch self {
+        case .placeholder(let text): return say("placeholder: %@", text ?? "-")
+        case .reload(let rows): return say(rows == 1 ? "reload: %d row" : "reload: %d rows", rows)
+        case .scroll(let first, let last): return say("scroll: rows %1$d-%2$d", first, last)
+        case .icon(let row): return say("icon: row %d", row)
+        case .status(let status): return say("status: %@", status)
+        }
+    }
 }

@@ -22,7 +22,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
     public var placeholder: String? {
         didSet {
             requireMainQueue()
-            changed("placeholder: \(placeholder ?? "-")")
+            changed(.placeholder(placeholder))
         }
     }
     public private(set) var reloadCount = 0
@@ -38,7 +38,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
 
     private var cells: [TableCell] = []
     private var reuseShift = 0
-    var onChange: ((String) -> Void)?
+    var onChange: ((ScreenEvent) -> Void)?
     /// Called with the number of rows whose content changed (a reload: every row; an icon: one).
     var onRowsChanged: ((Int) -> Void)?
 
@@ -57,7 +57,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
             reuseShift = (reuseShift + 1) % count
         }
         firstVisibleRow = max(0, min(firstVisibleRow, count - (visibleRowCount ?? count)))
-        changed("reload: \(counted(count, "row"))")
+        changed(.reload(rows: count))
         onRowsChanged?(count)
         for row in visibleRows { willDisplayRow?(row) }
     }
@@ -72,7 +72,7 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
         requireMainQueue()
         let before = visibleRows
         firstVisibleRow = max(0, min(firstVisibleRow + delta, rows.count - (visibleRowCount ?? rows.count)))
-        changed("scroll: rows \(visibleRows.lowerBound + 1)-\(visibleRows.upperBound)")
+        changed(.scroll(first: visibleRows.lowerBound + 1, last: visibleRows.upperBound))
         for row in visibleRows where !before.contains(row) { willDisplayRow?(row) }
     }
 
@@ -87,11 +87,11 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
 
     func setIcon(_ icon: [UInt8]?, row: Int) {
         rows[row].icon = icon
-        changed("icon: row \(row + 1)")
+        changed(.icon(row: row + 1))
         onRowsChanged?(1)
     }
 
-    func changed(_ what: String) { onChange?(what) }
+    func changed(_ event: ScreenEvent) { onChange?(event) }
 }
 
 /// A reusable cell: a handle on whichever row it shows *now* (see `TableView`).

@@ -190,7 +190,7 @@ public struct RequestLogEntry: Sendable {
     /// "GET /timeline -> 200, 283 bytes on the wire, gzip, 0.012 s", in the language the program speaks.
     public var line: String {
         var text = localized(format: "%1$@ %2$@ -> %3$d, %4$d bytes on the wire", method, path, status, wireBytes)
-        if gzip { text += ", gzip" }
+        if gzip { text += localized(", gzip") }
         if let fault { text += localized(format: ", fault %@", "\(fault)") }
         if !client.hasPrefix("127.") { text += localized(format: ", from %@", client) }
         return text + localized(format: ", %.3f s", seconds)
