@@ -11,8 +11,9 @@ struct MetricNameTests {
 
     /// The files that declare names: the core's, and one per lesson kit.
     static var declarations: [String] {
-        let kits = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path))?
-            .filter { $0.hasPrefix("Lesson") && $0.hasSuffix("Kit") }.sorted() ?? []
+        let sources = root.appendingPathComponent("Sources").path
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []
+        let kits = folders.filter { $0.hasPrefix("Lesson") && $0.hasSuffix("Kit") }.sorted()
         return ["Sources/WorkshopCore/Report/MetricName.swift"] + kits.map { "Sources/\($0)/MetricNames.swift" }
     }
 
