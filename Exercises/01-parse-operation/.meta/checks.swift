@@ -1,5 +1,5 @@
-import ExerciseChecks
 import Dispatch
+import ExerciseChecks
 import Foundation
 import WorkshopCore
 import WorkshopServer
@@ -26,6 +26,25 @@ public enum Exercise01Checks {
     /// Fetch/step pairs of the last check.
     public static let pairCount = 20
 
+    // The checks, in the order they report: each declared once, in both languages.
+    static let waitsForFetch = Check(
+        "waits for its fetch", ja: "取得が終わるのを待つ",
+        wanted: "the step is not ready before its fetch has run, and its output is the profile of aoi",
+        ja: "取得が終わる前はステップが実行可能（ready）にならず、ステップの output が aoi のプロフィールになる", hint: 1)
+    static let failurePassedOn = Check(
+        "a failed fetch is passed on", ja: "取得の失敗を引き継ぐ",
+        wanted: "after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called",
+        ja: "HTTP 500 のあと .sourceFailed(\"... 500 ...\") になり、parse は一度も呼ばれない", hint: 2)
+    static let cancelPassedOn = Check(
+        "a cancelled fetch is passed on", ja: "取得のキャンセルを引き継ぐ",
+        wanted: "fetch cancelled before it ran: .sourceCancelled and parse never called",
+        ja: "実行前にキャンセルされた取得で .sourceCancelled になり、parse は一度も呼ばれない", hint: 2)
+    static let runsOnce = Check(
+        "each step runs once", ja: "どのステップも 1 回だけ実行される",
+        wanted: "\(pairCount) fetch/step pairs at width 2: \(pairCount) profiles, \(pairCount) parse calls",
+        ja: "幅 2 で取得とステップの組を \(pairCount) 組: プロフィール \(pairCount) 件、parse の呼び出し \(pairCount) 回", hint: 3)
+    public static let all = [waitsForFetch, failurePassedOn, cancelPassedOn, runsOnce]
+
     /// Runs every check against a step implementation. `output` reads a step's result (with
     /// the learner's failures as `StepFailure`).
     public static func run(makeStep: MakeStep, output: @escaping (Operation) -> Result<AccountProfile, any Error>?)
@@ -35,7 +54,9 @@ public enum Exercise01Checks {
         let baseURL: URL
         do { baseURL = try server.start() } catch {
             return [
-                CheckResult(name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false, expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
+                CheckResult(
+                    name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false,
+                    expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -57,7 +78,10 @@ public enum Exercise01Checks {
         }
         func describe(_ result: Result<AccountProfile, any Error>?) -> String {
             switch result {
-            case nil: localized("no output (the step did not run, or stored nothing)", ja: "output がありません（ステップが実行されなかったか、何も保存しませんでした）")
+            case nil:
+                localized(
+                    "no output (the step did not run, or stored nothing)",
+                    ja: "output がありません（ステップが実行されなかったか、何も保存しませんでした）")
             case .success(let profile)?: localized(format: "the profile of %@", ja: "%@ のプロフィール", profile.name)
             case .failure(let error)?: localized(format: "failure %@", ja: "失敗:「%@」", "\(error)")
             }
@@ -113,26 +137,31 @@ public enum Exercise01Checks {
         let parsesMany = parses.current
 
         return [
-            CheckResult(name: "waits for its fetch", ja: "取得が終わるのを待つ", passed: waited,
-                expected: localized("the step is not ready before its fetch has run, and its output is the profile of aoi", ja: "取得が終わる前はステップが実行可能（ready）にならず、ステップの output が aoi のプロフィールになる"),
+            waitsForFetch.result(
+                waited,
                 got: !finished1
                     ? localized("the queue did not finish within 10 s", ja: "キューが 10 秒以内に終わりませんでした")
                     : readyTooSoon
-                        ? localized(format: "the step was ready to run before its fetch had run; then %@", ja: "取得が終わる前にステップが実行可能になりました。そのあと %@", describe(got1))
-                        : describe(got1), hint: 1),
-            CheckResult(name: "a failed fetch is passed on", ja: "取得の失敗を引き継ぐ", passed: finished2 && passedOn && parsesAfterFailure == 0,
-                expected: localized("after HTTP 500: .sourceFailed(\"... 500 ...\") and parse never called", ja: "HTTP 500 のあと .sourceFailed(\"... 500 ...\") になり、parse は一度も呼ばれない"),
-                got: localized(format: "%1$@, parse called %2$@", ja: "%1$@、parse の呼び出しは %2$@", describe(got2),
-                    localized(count: parsesAfterFailure, "%d time", "%d times", ja: "%d 回")), hint: 2),
-            CheckResult(name: "a cancelled fetch is passed on", ja: "取得のキャンセルを引き継ぐ", passed: finished3 && cancelledOn && parsesAfterCancel == 0,
-                expected: localized("fetch cancelled before it ran: .sourceCancelled and parse never called", ja: "実行前にキャンセルされた取得で .sourceCancelled になり、parse は一度も呼ばれない"),
-                got: localized(format: "%1$@, parse called %2$@", ja: "%1$@、parse の呼び出しは %2$@", describe(got3),
-                    localized(count: parsesAfterCancel, "%d time", "%d times", ja: "%d 回")), hint: 2),
-            CheckResult(name: "each step runs once", ja: "どのステップも 1 回だけ実行される", passed: finished4 && good == pairCount && parsesMany == pairCount,
-                expected: localized(format: "%1$d fetch/step pairs at width 2: %2$d profiles, %3$d parse calls", ja: "幅 2 で取得とステップの組を %1$d 組: プロフィール %2$d 件、parse の呼び出し %3$d 回", pairCount, pairCount,
-                    pairCount),
-                got: localized(format: "%1$@, %2$@", ja: "%1$@、%2$@", localized(count: good, "%d profile", "%d profiles", ja: "プロフィール %d 件"),
-                    localized(count: parsesMany, "%d parse call", "%d parse calls", ja: "parse の呼び出し %d 回")), hint: 3),
+                        ? localized(
+                            format: "the step was ready to run before its fetch had run; then %@",
+                            ja: "取得が終わる前にステップが実行可能になりました。そのあと %@", describe(got1))
+                        : describe(got1)),
+            failurePassedOn.result(
+                finished2 && passedOn && parsesAfterFailure == 0,
+                got: localized(
+                    format: "%1$@, parse called %2$@", ja: "%1$@、parse の呼び出しは %2$@", describe(got2),
+                    localized(count: parsesAfterFailure, "%d time", "%d times", ja: "%d 回"))),
+            cancelPassedOn.result(
+                finished3 && cancelledOn && parsesAfterCancel == 0,
+                got: localized(
+                    format: "%1$@, parse called %2$@", ja: "%1$@、parse の呼び出しは %2$@", describe(got3),
+                    localized(count: parsesAfterCancel, "%d time", "%d times", ja: "%d 回"))),
+            runsOnce.result(
+                finished4 && good == pairCount && parsesMany == pairCount,
+                got: localized(
+                    format: "%1$@, %2$@", ja: "%1$@、%2$@",
+                    localized(count: good, "%d profile", "%d profiles", ja: "プロフィール %d 件"),
+                    localized(count: parsesMany, "%d parse call", "%d parse calls", ja: "parse の呼び出し %d 回"))),
         ]
     }
 
@@ -144,54 +173,5 @@ public enum Exercise01Checks {
         let done = DispatchSemaphore(value: 0)
         queue.addBarrierBlock { done.signal() }
         return done.wait(timeout: .now() + 10) == .success
-    }
-}
-
-/// The checks' fetch: a plain synchronous operation that fetches /api/user with a token.
-/// (The lesson's FetchOperation is asynchronous; for the checks a simple one is enough.)
-/// The driver makes it conform to the learner's `BodyProducing`.
-// @unchecked: `stored` is a Locked; the rest are constants
-public final class CheckFetch: Operation, @unchecked Sendable {
-    private let fetcher: HTTPFetcher
-    private let url: URL
-    private let token: String
-    private let stored = Locked<Result<Data, any Error>?>(nil)  // written in main(), read by the step
-    /// The body to answer without a request, when set.
-    private let canned: Data?
-
-    init(fetcher: HTTPFetcher, url: URL, token: String, canned: Data? = nil) {
-        self.fetcher = fetcher
-        self.url = url
-        self.token = token
-        self.canned = canned
-    }
-
-    /// The fetched bytes, or why there are none; nil until the fetch has run.
-    public var body: Result<Data, any Error>? { stored.current }
-
-    public override func main() {
-        guard !isCancelled else { return }
-        if let canned {
-            stored.withLock { $0 = .success(canned) }
-            return
-        }
-        var request = URLRequest(url: url)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let outcome = Locked<Result<Data, any Error>?>(nil)  // written on a URLSession thread
-        let done = DispatchSemaphore(value: 0)
-        fetcher.session.dataTask(with: request) { data, response, error in
-            let result: Result<Data, any Error>
-            if let error {
-                result = .failure(error)
-            } else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                result = .failure(FetchError.httpStatus(http.statusCode, url: self.url.absoluteString))
-            } else {
-                result = .success(data ?? Data())
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + 10)
-        stored.withLock { $0 = outcome.current ?? .failure(FetchError.timedOut(url: url.absoluteString, seconds: 10)) }
     }
 }

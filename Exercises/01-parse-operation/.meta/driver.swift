@@ -6,7 +6,7 @@ import WorkshopServer
 // The checks' fetch is the source your step depends on.
 extension CheckFetch: BodyProducing {}
 
-ExerciseDriver.report(
+ExerciseDriver.run(Exercise01Checks.all) {
     Exercise01Checks.run(
         makeStep: { ParseStep(source: $0, parse: $1) },
         output: { step in
@@ -19,4 +19,5 @@ ExerciseDriver.report(
                     }
                 }
             }
-        }))
+        })
+}

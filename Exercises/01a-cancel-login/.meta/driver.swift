@@ -1,4 +1,6 @@
 import ExerciseChecks
 
 // Top-level code runs on the main actor; the checks turn the main run loop.
-ExerciseDriver.report(Exercise01aChecks.run { try await AccountLoader.showAccount(from: $0, on: $1) })
+ExerciseDriver.run(Exercise01aChecks.all) {
+    Exercise01aChecks.run { try await AccountLoader.showAccount(from: $0, on: $1) }
+}

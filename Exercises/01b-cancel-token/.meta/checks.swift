@@ -1,5 +1,5 @@
-import ExerciseChecks
 import Dispatch
+import ExerciseChecks
 import Foundation
 import WorkshopCore
 import WorkshopServer
@@ -7,95 +7,6 @@ import WorkshopServer
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// Exercise 01b's items: `item(_:cancelToken:)` fetches one item's title from the check's own
-/// fixture server with a blocking request (the articles' `sendSynchronousRequest:`), on the
-/// calling thread. It logs every call: on which thread it ran, when it started and how it ended.
-public struct ItemClient: Sendable {
-    struct Call: Sendable {
-        var id: Int
-        var onMainThread: Bool
-        var started: Double
-        var ended: Double?
-        var outcome = "in flight"
-    }
-
-    let fetcher: HTTPFetcher
-    let baseURL: URL
-    /// Every call so far. A lock: calls come from the loader's queue, the checks read on main.
-    let log = Locked<[Call]>([])
-    /// Called on the calling thread when call `id` has its answer, before it returns it.
-    let onAnswer: (@Sendable (Int) -> Void)?
-
-    init(baseURL: URL, onAnswer: (@Sendable (Int) -> Void)? = nil) {
-        self.fetcher = HTTPFetcher(timeout: 5)
-        self.baseURL = baseURL
-        self.onAnswer = onAnswer
-    }
-
-    /// The title of item `id`, as the server sends it.
-    public static func title(of id: Int) -> String { "item \(id)" }
-
-    /// Blocks the calling thread until item `id`'s title is in, and returns it. With a
-    /// `cancelToken`: once the token is cancelled the call sends nothing, and cancelling it while
-    /// the request is in flight stops the request; either way the call throws `.cancelled`.
-    public func item(_ id: Int, cancelToken: CancelToken? = nil) throws(FetchError) -> String {
-        let url = baseURL.appendingPathComponent("items/\(id)")
-        let index = log.withLock { calls in
-            calls.append(Call(id: id, onMainThread: Thread.isMainThread, started: monotonicSeconds()))
-            return calls.count - 1
-        }
-        func end(_ outcome: String) {
-            log.withLock {
-                $0[index].ended = monotonicSeconds()
-                $0[index].outcome = outcome
-            }
-        }
-        let data: Data
-        do {
-            data = try fetcher.fetchBlocking(url, cancelToken: cancelToken)
-        } catch {
-            if case .cancelled = error { end("cancelled") } else { end("failed") }
-            throw error
-        }
-        end("answered")
-        onAnswer?(id)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    var calls: [Call] { log.current }
-}
-
-/// Exercise 01b's screen: it belongs to the main actor, like a UIKit view, and records every row
-/// it was asked to show.
-@MainActor
-public final class ItemScreen {
-    struct Shown {
-        var row: Int
-        var item: String
-        var at: Double
-    }
-
-    var shown: [Shown] = []
-
-    public init() {}
-
-    /// Shows `item` on row `row`.
-    public func show(_ item: String, row: Int) {
-        shown.append(Shown(row: row, item: item, at: monotonicSeconds()))
-    }
-}
-
-/// What the checks drive: the learner's loader. (The driver adds the conformance, so the
-/// learner's file does not have to name it.)
-public protocol ItemLoading: Sendable {
-    /// Called on main; queues one fetch per id and returns at once.
-    @MainActor func start(ids: [Int])
-    /// Called on main: the user left the screen.
-    @MainActor func cancel()
-    /// Counts every block `start` queued: `notify` says when the last one has ended.
-    var work: DispatchGroup { get }
-}
 
 /// The checks of exercise 01b (Exercises/01b-cancel-token): GCD blocks that share a cancel
 /// token, so that a cancel sends no more requests, stops the one in flight and shows nothing,
@@ -110,6 +21,42 @@ public enum Exercise01bChecks {
     static let latency = 0.05
     /// Bounds on every wait: four runs stay well inside the 20 s a check program may run.
     static let waitSeconds = 3.0
+    /// The ids, as a row list says them.
+    static let idsText = ids.map(String.init).joined(separator: ", ")
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let fetchesOffMain = Check(
+        "fetches off the main thread", ja: "メインスレッドの外で取得する",
+        wanted: "every item(_:) call runs on a queue, not on the main thread",
+        ja: "item(_:) の呼び出しはすべてメインスレッドではなくキューで動く", hint: 1)
+    static let everyRowShownOnce = Check(
+        "without a cancel, every row is shown once", ja: "キャンセルしなければ、どの行も 1 回ずつ表示される",
+        wanted: "rows \(idsText), each once with its own item", ja: "行 \(idsText) がそれぞれ自分のアイテムで 1 回ずつ表示される",
+        hint: 1)
+    static let cancelBeforeStartSendsNothing = Check(
+        "a cancel before start sends nothing", ja: "開始前のキャンセルでは何も送らない",
+        wanted: "cancel() and then start(ids:): no request reaches the server, no row is shown",
+        ja: "cancel() のあとに start(ids:) を呼ぶと、リクエストは 1 つもサーバに届かず、行も表示されない", hint: 1)
+    static let cancelSendsNoMore = Check(
+        "a cancel sends no more requests", ja: "キャンセルのあとはリクエストを送らない",
+        wanted: "after the cancel, no request reaches the server beyond one already on its way",
+        ja: "キャンセルのあと、すでに送られかけていた 1 つを除いて、サーバにリクエストが届かない", hint: 1)
+    static let cancelStopsRequest = Check(
+        "a cancel stops the request in flight", ja: "キャンセルで通信中のリクエストが止まる",
+        wanted: "a request in flight at the cancel is stopped (it ends as cancelled), none is answered after it",
+        ja: "キャンセルの時点で通信中のリクエストは止まり（キャンセルで終わり）、そのあとに応答するものはない", hint: 2)
+    static let showsNothingAfterCancel = Check(
+        "nothing is shown after a cancel", ja: "キャンセルのあとは何も表示しない",
+        wanted: "no show(_:row:) call after the cancel", ja: "キャンセルのあとに show(_:row:) が呼ばれない", hint: 2)
+    static let groupSaysDone = Check(
+        "the group says when the last block has ended", ja: "最後のブロックが終わったことをグループが知らせる",
+        wanted:
+            "work.notify runs after every item(_:) call and every show has ended, and within \(Int(waitSeconds)) s of a cancel",
+        ja: "work.notify が動くのは item(_:) の呼び出しと表示がすべて終わったあとで、キャンセルから \(Int(waitSeconds)) 秒以内", hint: 3)
+    public static let all = [
+        fetchesOffMain, everyRowShownOnce, cancelBeforeStartSendsNothing, cancelSendsNoMore, cancelStopsRequest,
+        showsNothingAfterCancel, groupSaysDone,
+    ]
 
     /// Every loader made, kept until the program ends: a group freed while a block it counted
     /// has not left it (a `leave()` forgotten on one path) stops the program inside libdispatch
@@ -272,7 +219,9 @@ public enum Exercise01bChecks {
         let beforeStart = run(.beforeStart, make)
         if let failure = [plain, inFlight, answered, beforeStart].compactMap(\.serverFailed).first {
             return [
-                CheckResult(name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false, expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
+                CheckResult(
+                    name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false,
+                    expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
                     got: failure,
                     hint: 1)
             ]
@@ -288,22 +237,28 @@ public enum Exercise01bChecks {
     static func describe(_ plan: Plan) -> String {
         switch plan {
         case .plain: localized("(no cancel)", ja: "（キャンセルなし）")
-        case .inFlight: localized(format: "(cancelled while item %d's request was in flight)", ja: "（アイテム %d のリクエストの通信中にキャンセル）", trigger)
-        case .answered: localized(format: "(cancelled as item %d's answer came)", ja: "（アイテム %d の応答が来たところでキャンセル）", trigger)
+        case .inFlight:
+            localized(
+                format: "(cancelled while item %d's request was in flight)", ja: "（アイテム %d のリクエストの通信中にキャンセル）", trigger)
+        case .answered:
+            localized(format: "(cancelled as item %d's answer came)", ja: "（アイテム %d の応答が来たところでキャンセル）", trigger)
         case .beforeStart: localized("(cancelled before start)", ja: "（開始前にキャンセル）")
         }
     }
 
     static func offMain(_ run: Run) -> CheckResult {
         let onMain = run.calls.filter(\.onMainThread).count
-        return CheckResult(name: "fetches off the main thread", ja: "メインスレッドの外で取得する", passed: !run.calls.isEmpty && onMain == 0,
-            expected: localized("every item(_:) call runs on a queue, not on the main thread", ja: "item(_:) の呼び出しはすべてメインスレッドではなくキューで動く"),
+        return fetchesOffMain.result(
+            !run.calls.isEmpty && onMain == 0,
             got: run.calls.isEmpty
                 ? localized("no item was fetched", ja: "アイテムが 1 つも取得されませんでした")
                 : onMain == 0
-                    ? localized(format: "all %@ off the main thread", ja: "%@すべてがメインスレッドの外でした", localized(count: run.calls.count, "%d call", "%d calls", ja: "%d 回の呼び出し"))
-                    : localized(format: "%1$d of %2$@ on the main thread", ja: "%2$@のうち %1$d 回がメインスレッドでした", onMain,
-                        localized(count: run.calls.count, "%d call", "%d calls", ja: "%d 回の呼び出し")), hint: 1)
+                    ? localized(
+                        format: "all %@ off the main thread", ja: "%@すべてがメインスレッドの外でした",
+                        localized(count: run.calls.count, "%d call", "%d calls", ja: "%d 回の呼び出し"))
+                    : localized(
+                        format: "%1$d of %2$@ on the main thread", ja: "%2$@のうち %1$d 回がメインスレッドでした", onMain,
+                        localized(count: run.calls.count, "%d call", "%d calls", ja: "%d 回の呼び出し")))
     }
 
     static func shownOnce(_ run: Run) -> CheckResult {
@@ -312,29 +267,29 @@ public enum Exercise01bChecks {
         let passed = rows == ids && wrong.isEmpty
         let got: String
         if passed {
-            got = localized(format: "rows %@, each once", ja: "行 %@ がそれぞれ 1 回ずつ", rows.map(String.init).joined(separator: ", "))
+            got = localized(
+                format: "rows %@, each once", ja: "行 %@ がそれぞれ 1 回ずつ", rows.map(String.init).joined(separator: ", "))
         } else if rows.isEmpty {
             got = localized(format: "nothing shown within %d s", ja: "%d 秒以内に何も表示されませんでした", Int(waitSeconds))
         } else if !wrong.isEmpty {
-            got = localized(format: "the wrong item on rows %@", ja: "%@ 行目のアイテムが違います", wrong.map(String.init).joined(separator: ", "))
+            got = localized(
+                format: "the wrong item on rows %@", ja: "%@ 行目のアイテムが違います",
+                wrong.map(String.init).joined(separator: ", "))
         } else {
             got = localized(format: "rows shown: %@", ja: "表示された行: %@", rows.map(String.init).joined(separator: ", "))
         }
-        return CheckResult(name: "without a cancel, every row is shown once", ja: "キャンセルしなければ、どの行も 1 回ずつ表示される", passed: passed,
-            expected: localized(format: "rows %@, each once with its own item", ja: "行 %@ がそれぞれ自分のアイテムで 1 回ずつ表示される", ids.map(String.init).joined(separator: ", ")),
-            got: got, hint: 1)
+        return everyRowShownOnce.result(passed, got: got)
     }
 
     static func nothingBeforeStart(_ run: Run) -> CheckResult {
-        CheckResult(name: "a cancel before start sends nothing", ja: "開始前のキャンセルでは何も送らない",
-            passed: run.drained && run.requests == 0 && run.shown.isEmpty,
-            expected: localized("cancel() and then start(ids:): no request reaches the server, no row is shown", ja: "cancel() のあとに start(ids:) を呼ぶと、リクエストは 1 つもサーバに届かず、行も表示されない"),
+        cancelBeforeStartSendsNothing.result(
+            run.drained && run.requests == 0 && run.shown.isEmpty,
             got: !run.drained
                 ? localized(format: "the queue was still busy %d s later", ja: "%d 秒たってもキューが動いていました", Int(waitSeconds))
-                : localized(format: "%1$@ reached the server, %2$@ shown", ja: "サーバに届いたのが%1$@、表示されたのが %2$@",
+                : localized(
+                    format: "%1$@ reached the server, %2$@ shown", ja: "サーバに届いたのが%1$@、表示されたのが %2$@",
                     localized(count: run.requests, "%d request", "%d requests", ja: "リクエスト %d 回"),
-                    localized(count: run.shown.count, "%d row", "%d rows", ja: "%d 行")),
-            hint: 1)
+                    localized(count: run.shown.count, "%d row", "%d rows", ja: "%d 行")))
     }
 
     /// A request may be on its way when the tap comes: a block can check the token just
@@ -342,24 +297,29 @@ public enum Exercise01bChecks {
     static let lateRequestsAllowed = 1
 
     static func noMoreRequests(_ runs: [Run]) -> CheckResult {
-        let name = "a cancel sends no more requests"
-        if let missing = runs.first(where: { $0.cancelledAt == nil }) { return notCancelled(name, missing) }
+        if let missing = runs.first(where: { $0.cancelledAt == nil }) {
+            return notCancelled(cancelSendsNoMore, missing)
+        }
         let late = runs.filter { !$0.drained || $0.requestsAfterCancel > lateRequestsAllowed }
-        return CheckResult(
-            name: name, passed: late.isEmpty,
-            expected: localized("after the cancel, no request reaches the server beyond one already on its way", ja: "キャンセルのあと、すでに送られかけていた 1 つを除いて、サーバにリクエストが届かない"),
+        return cancelSendsNoMore.result(
+            late.isEmpty,
             got: runs.map { run in
                 run.drained
-                    ? localized(format: "%1$@ after the cancel %2$@", ja: "キャンセルのあとに%1$@%2$@",
-                        localized(count: run.requestsAfterCancel, "%d request", "%d requests", ja: "リクエスト %d 回"), describe(run.plan))
-                    : localized(format: "the queue was still busy %1$d s after the cancel %2$@", ja: "キャンセルから %1$d 秒たってもキューが動いていました%2$@", Int(waitSeconds),
+                    ? localized(
+                        format: "%1$@ after the cancel %2$@", ja: "キャンセルのあとに%1$@%2$@",
+                        localized(count: run.requestsAfterCancel, "%d request", "%d requests", ja: "リクエスト %d 回"),
                         describe(run.plan))
-            }.joined(separator: "; "), hint: 1)
+                    : localized(
+                        format: "the queue was still busy %1$d s after the cancel %2$@",
+                        ja: "キャンセルから %1$d 秒たってもキューが動いていました%2$@", Int(waitSeconds),
+                        describe(run.plan))
+            }.joined(separator: "; "))
     }
 
     static func stopsInFlight(_ runs: [Run]) -> CheckResult {
-        let name = "a cancel stops the request in flight"
-        if let missing = runs.first(where: { $0.cancelledAt == nil }) { return notCancelled(name, missing) }
+        if let missing = runs.first(where: { $0.cancelledAt == nil }) {
+            return notCancelled(cancelStopsRequest, missing)
+        }
         let answeredLate = runs.map { run in
             run.calls.filter { $0.outcome == "answered" && ($0.ended ?? .infinity) > (run.cancelledAt ?? 0) }
         }
@@ -367,40 +327,50 @@ public enum Exercise01bChecks {
         let passed = unfinished.isEmpty && answeredLate.allSatisfy(\.isEmpty)
         var got: String
         if !unfinished.isEmpty {
-            got = localized(format: "a request still in flight %d s after the cancel", ja: "キャンセルから %d 秒たっても通信中のリクエストがありました", Int(waitSeconds))
+            got = localized(
+                format: "a request still in flight %d s after the cancel", ja: "キャンセルから %d 秒たっても通信中のリクエストがありました",
+                Int(waitSeconds))
         } else if passed {
             let stopped = runs.flatMap(\.calls).filter { $0.outcome == "cancelled" }.count
-            got = localized(format: "none answered after the cancel (%@ ended as cancelled)", ja: "キャンセルのあとに応答したものはありません（%@がキャンセルで終わりました）",
+            got = localized(
+                format: "none answered after the cancel (%@ ended as cancelled)",
+                ja: "キャンセルのあとに応答したものはありません（%@がキャンセルで終わりました）",
                 localized(count: stopped, "%d call", "%d calls", ja: "%d 回の呼び出し"))
         } else {
-            got = localized(format: "answered after the cancel: %@", ja: "キャンセルのあとに応答したもの: %@",
+            got = localized(
+                format: "answered after the cancel: %@", ja: "キャンセルのあとに応答したもの: %@",
                 zip(runs, answeredLate).filter { !$0.1.isEmpty }.map { run, calls in
-                    localized(format: "item %1$@ %2$@", ja: "アイテム %1$@%2$@", calls.map { String($0.id) }.joined(separator: ", "),
+                    localized(
+                        format: "item %1$@ %2$@", ja: "アイテム %1$@%2$@",
+                        calls.map { String($0.id) }.joined(separator: ", "),
                         describe(run.plan))
                 }.joined(separator: "; "))
         }
-        return CheckResult(
-            name: name, passed: passed,
-            expected: localized("a request in flight at the cancel is stopped (it ends as cancelled), none is answered after it", ja: "キャンセルの時点で通信中のリクエストは止まり（キャンセルで終わり）、そのあとに応答するものはない"),
-            got: got, hint: 2)
+        return cancelStopsRequest.result(passed, got: got)
     }
 
     static func nothingShownAfterCancel(_ runs: [Run]) -> CheckResult {
-        let name = "nothing is shown after a cancel"
-        if let missing = runs.first(where: { $0.cancelledAt == nil }) { return notCancelled(name, missing) }
+        if let missing = runs.first(where: { $0.cancelledAt == nil }) {
+            return notCancelled(showsNothingAfterCancel, missing)
+        }
         let late = runs.map { run in run.shown.filter { $0.at >= (run.cancelledAt ?? 0) } }
         let passed = runs.allSatisfy(\.drained) && late.allSatisfy(\.isEmpty)
-        return CheckResult(
-            name: name, passed: passed, expected: localized("no show(_:row:) call after the cancel", ja: "キャンセルのあとに show(_:row:) が呼ばれない"),
+        return showsNothingAfterCancel.result(
+            passed,
             got: passed
                 ? localized("nothing shown after the cancel", ja: "キャンセルのあとには何も表示されていません")
                 : !runs.allSatisfy(\.drained)
-                    ? localized(format: "the queue was still busy %d s after the cancel", ja: "キャンセルから %d 秒たってもキューが動いていました", Int(waitSeconds))
-                    : localized(format: "shown after the cancel: %@", ja: "キャンセルのあとに表示: %@",
+                    ? localized(
+                        format: "the queue was still busy %d s after the cancel", ja: "キャンセルから %d 秒たってもキューが動いていました",
+                        Int(waitSeconds))
+                    : localized(
+                        format: "shown after the cancel: %@", ja: "キャンセルのあとに表示: %@",
                         zip(runs, late).filter { !$0.1.isEmpty }.map { run, shown in
-                            localized(format: "row %1$@ %2$@", ja: "行 %1$@%2$@", shown.map { String($0.row) }.joined(separator: ", "),
+                            localized(
+                                format: "row %1$@ %2$@", ja: "行 %1$@%2$@",
+                                shown.map { String($0.row) }.joined(separator: ", "),
                                 describe(run.plan))
-                        }.joined(separator: "; ")), hint: 2)
+                        }.joined(separator: "; ")))
     }
 
     static func groupTellsTheEnd(_ runs: [Run]) -> CheckResult {
@@ -409,32 +379,42 @@ public enum Exercise01bChecks {
             guard let doneAt = run.doneAt else {
                 problems.append(
                     run.plan == .plain
-                        ? localized(format: "no notify within %1$d s of start %2$@", ja: "開始から %1$d 秒以内に notify が来ませんでした%2$@", Int(waitSeconds), describe(run.plan))
-                        : localized(format: "no notify within %1$d s of the cancel %2$@", ja: "キャンセルから %1$d 秒以内に notify が来ませんでした%2$@", Int(waitSeconds), describe(run.plan)))
+                        ? localized(
+                            format: "no notify within %1$d s of start %2$@", ja: "開始から %1$d 秒以内に notify が来ませんでした%2$@",
+                            Int(waitSeconds), describe(run.plan))
+                        : localized(
+                            format: "no notify within %1$d s of the cancel %2$@",
+                            ja: "キャンセルから %1$d 秒以内に notify が来ませんでした%2$@", Int(waitSeconds), describe(run.plan)))
                 continue
             }
             let callsAfter = run.calls.filter { ($0.ended ?? .infinity) > doneAt }.count
             let showsAfter = run.shown.filter { $0.at > doneAt }.count
             if !run.drained || callsAfter > 0 || showsAfter > 0 {
                 problems.append(
-                    localized(format: "notify ran before %1$@ and %2$@ had ended %3$@", ja: "%1$@と %2$@ が終わる前に notify が動きました%3$@",
+                    localized(
+                        format: "notify ran before %1$@ and %2$@ had ended %3$@",
+                        ja: "%1$@と %2$@ が終わる前に notify が動きました%3$@",
                         localized(count: callsAfter, "%d call", "%d calls", ja: "%d 回の呼び出し"),
                         localized(count: showsAfter, "%d show", "%d shows", ja: "%d 回の表示"), describe(run.plan)))
             }
         }
-        return CheckResult(name: "the group says when the last block has ended", ja: "最後のブロックが終わったことをグループが知らせる", passed: problems.isEmpty,
-            expected: localized(format: "work.notify runs after every item(_:) call and every show has ended, and within %d s of a cancel", ja: "work.notify が動くのは item(_:) の呼び出しと表示がすべて終わったあとで、キャンセルから %d 秒以内",
-                Int(waitSeconds)),
+        return groupSaysDone.result(
+            problems.isEmpty,
             got: problems.isEmpty
-                ? localized("notify ran after the last block every time", ja: "notify はいつも最後のブロックのあとに動きました") : problems.joined(separator: "; "),
-            hint: 3)
+                ? localized("notify ran after the last block every time", ja: "notify はいつも最後のブロックのあとに動きました")
+                : problems.joined(separator: "; "))
     }
 
-    static func notCancelled(_ name: String, _ run: Run) -> CheckResult {
-        CheckResult(
-            name: name, passed: false, expected: localized("a cancel while the items are being fetched", ja: "アイテムの取得中にキャンセルする"),
-            got: localized(format: "item %1$d was never fetched, so nothing was cancelled %2$@", ja: "アイテム %1$d が取得されなかったので、何もキャンセルされませんでした%2$@", trigger, describe(run.plan)),
-            hint: 1)
+    /// `check` failed because nothing was cancelled: it wants a cancel first, and hint 1 (the
+    /// token) helps, whichever check it is.
+    static func notCancelled(_ check: Check, _ run: Run) -> CheckResult {
+        var result = check.result(
+            false, wanted: localized("a cancel while the items are being fetched", ja: "アイテムの取得中にキャンセルする"),
+            got: localized(
+                format: "item %1$d was never fetched, so nothing was cancelled %2$@",
+                ja: "アイテム %1$d が取得されなかったので、何もキャンセルされませんでした%2$@", trigger, describe(run.plan)))
+        result.hint = 1
+        return result
     }
 }
 

@@ -5,4 +5,6 @@ import ExerciseChecks
 extension ItemLoader: ItemLoading {}
 
 // Top-level code runs on the main actor; the checks turn the main run loop.
-ExerciseDriver.report(Exercise01bChecks.run { ItemLoader(client: $0, screen: $1, queue: $2) })
+ExerciseDriver.run(Exercise01bChecks.all) {
+    Exercise01bChecks.run { ItemLoader(client: $0, screen: $1, queue: $2) }
+}

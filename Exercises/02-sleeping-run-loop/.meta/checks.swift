@@ -1,5 +1,5 @@
-import ExerciseChecks
 import Dispatch
+import ExerciseChecks
 import Foundation
 import WorkshopCore
 
@@ -34,6 +34,32 @@ public enum Exercise02Checks {
     /// times in 0.5 s, however busy the machine is.
     public static let idleTurns = 1
 
+    // The checks, in the order they report: each declared once, in both languages.
+    static let jobsInOrder = Check(
+        "jobs run on the worker thread, in order", ja: "ジョブがワーカースレッドで、投げた順に動く",
+        wanted: "100 jobs, all on the worker thread, in the order posted", ja: "100 個のジョブがすべてワーカースレッドで、投げた順に動く",
+        hint: 2)
+    static let idleSleeps = Check(
+        "the idle thread sleeps", ja: "仕事のないスレッドは眠る",
+        wanted: String(
+            format: "under %.3f s of CPU in %.1f s of idling (2%% of a core)", 0.02 * idleSeconds, idleSeconds),
+        ja: String(format: "%2$.1f 秒の待ちで CPU 時間 %1$.3f 秒未満（コア 1 個の 2%%）", 0.02 * idleSeconds, idleSeconds), hint: 1)
+    static let startsAtOnce = Check(
+        "a job posted to the idle thread starts at once", ja: "眠っているスレッドに投げたジョブがすぐに始まる",
+        wanted: String(
+            format:
+                "the loop sleeps until a job wakes it (at most %d turn of the loop in %.1f s of idling), and 20 jobs start, the median under %.0f ms later than this machine wakes a waiting thread",
+            idleTurns, idleSeconds, noticeable * 1000),
+        ja: String(
+            format:
+                "ループはジョブに起こされるまで眠り（%2$.1f 秒の待ちでループが回るのは %1$d 回まで）、20 個のジョブが、このマシンが待っているスレッドを起こす時間より %3$.0f ms 未満（中央値）の遅れで始まる",
+            idleTurns, idleSeconds, noticeable * 1000), hint: 4)
+    static let stopEnds = Check(
+        "stop() ends the thread", ja: "stop() でスレッドが終わる",
+        wanted: "stop() returns true within \(Int(stopSeconds)) s, and later posts are refused",
+        ja: "stop() が \(Int(stopSeconds)) 秒以内に true を返し、そのあとの post は断られる", hint: 3)
+    public static let all = [jobsInOrder, idleSleeps, startsAtOnce, stopEnds]
+
     /// Runs every check against workers made by `makeWorker`. Call on the main thread.
     public static func run(makeWorker: () -> Worker) -> [CheckResult] {
         requireMainQueue()
@@ -58,15 +84,20 @@ public enum Exercise02Checks {
             runs.allSatisfy { pthread_equal($0.thread, runs[0].thread) != 0 }
             && runs.first.map { pthread_equal($0.thread, pthread_self()) == 0 } == true
         results.append(
-            CheckResult(name: "jobs run on the worker thread, in order", ja: "ジョブがワーカースレッドで、投げた順に動く",
-                passed: ranInTime && oneOtherThread && runs.map(\.index) == Array(0..<100),
-                expected: localized("100 jobs, all on the worker thread, in the order posted", ja: "100 個のジョブがすべてワーカースレッドで、投げた順に動く"),
+            jobsInOrder.result(
+                ranInTime && oneOtherThread && runs.map(\.index) == Array(0..<100),
                 got: ranInTime
-                    ? localized(format: "%1$@, %2$@, %3$@", ja: "%1$@、%2$@、%3$@", localized(count: runs.count, "%d job", "%d jobs", ja: "ジョブ %d 個"),
-                        oneOtherThread ? localized("one worker thread", ja: "ワーカースレッドは 1 つ") : localized("on several threads", ja: "複数のスレッドで実行"),
-                        runs.map(\.index) == Array(0..<100) ? localized("in order", ja: "順番どおり") : localized("out of order", ja: "順番が違います"))
-                    : localized(format: "only %d of 100 jobs ran within 5 s", ja: "5 秒以内に動いたジョブは 100 個中 %d 個だけでした", runs.count),
-                hint: 2))
+                    ? localized(
+                        format: "%1$@, %2$@, %3$@", ja: "%1$@、%2$@、%3$@",
+                        localized(count: runs.count, "%d job", "%d jobs", ja: "ジョブ %d 個"),
+                        oneOtherThread
+                            ? localized("one worker thread", ja: "ワーカースレッドは 1 つ")
+                            : localized("on several threads", ja: "複数のスレッドで実行"),
+                        runs.map(\.index) == Array(0..<100)
+                            ? localized("in order", ja: "順番どおり") : localized("out of order", ja: "順番が違います"))
+                    : localized(
+                        format: "only %d of 100 jobs ran within 5 s", ja: "5 秒以内に動いたジョブは 100 個中 %d 個だけでした", runs.count))
+        )
 
         // 2. While idle, it sleeps: its CPU clock barely moves, and its loop does not turn.
         // (CPU time, not a stopwatch: a spinning loop burns its share of a core however busy the machine is.)
@@ -76,14 +107,16 @@ public enum Exercise02Checks {
         let turnsWhileIdle = worker.turns() - turnsBefore
         let after = cpuOfWorker(worker)
         let idleCPU = before.flatMap { b in after.map { $0 - b } }
-        results.append(
-            CheckResult(name: "the idle thread sleeps", ja: "仕事のないスレッドは眠る",
-                passed: (idleCPU ?? .infinity) < 0.02 * idleSeconds,
-                expected: localized(format: "under %.3f s of CPU in %.1f s of idling (2%% of a core)", ja: "%2$.1f 秒の待ちで CPU 時間 %1$.3f 秒未満（コア 1 個の 2%%）", 0.02 * idleSeconds, idleSeconds),
-                got: idleCPU.map {
-                    localized(format: "%.3f s of CPU (%.0f%% of a core)", ja: "CPU 時間 %1$.3f 秒（コア 1 個の %2$.0f%%）", $0, 100 * $0 / idleSeconds)
-                } ?? localized("the worker did not answer", ja: "ワーカーが応答しませんでした"),
-                hint: idleCPU == nil ? 3 : 1))
+        var idle = idleSleeps.result(
+            (idleCPU ?? .infinity) < 0.02 * idleSeconds,
+            got: idleCPU.map {
+                localized(
+                    format: "%.3f s of CPU (%.0f%% of a core)", ja: "CPU 時間 %1$.3f 秒（コア 1 個の %2$.0f%%）", $0,
+                    100 * $0 / idleSeconds)
+            } ?? localized("the worker did not answer", ja: "ワーカーが応答しませんでした"))
+        // A worker that did not answer is stuck in its run loop: hint 3 is about when the loop returns.
+        if idleCPU == nil { idle.hint = 3 }
+        results.append(idle)
 
         // 3. A job posted to the idle thread starts at once: the thread slept until the post woke
         // it (its loop did not go round to look now and then), and its wake-up is as quick as
@@ -108,28 +141,29 @@ public enum Exercise02Checks {
         let slept = turnsWhileIdle <= idleTurns
         let quick = medianDelay < control + noticeable
         results.append(
-            CheckResult(name: "a job posted to the idle thread starts at once", ja: "眠っているスレッドに投げたジョブがすぐに始まる",
-                passed: slept && quick,
-                expected: localized(format: "the loop sleeps until a job wakes it (at most %d turn of the loop in %.1f s of idling), and 20 jobs start, the median under %.0f ms later than this machine wakes a waiting thread", ja: "ループはジョブに起こされるまで眠り（%2$.1f 秒の待ちでループが回るのは %1$d 回まで）、20 個のジョブが、このマシンが待っているスレッドを起こす時間より %3$.0f ms 未満（中央値）の遅れで始まる",
-                    idleTurns, idleSeconds, noticeable * 1000),
-                got: localized(format: "%1$@ of the loop while idle; %2$@", ja: "待ちの間にループが %1$@回りました。%2$@",
+            startsAtOnce.result(
+                slept && quick,
+                got: localized(
+                    format: "%1$@ of the loop while idle; %2$@", ja: "待ちの間にループが %1$@回りました。%2$@",
                     localized(count: turnsWhileIdle, "%d turn", "%d turns", ja: "%d 回"),
                     delays.count == 20
-                        ? localized(format: "a median of %.1f ms (this machine: %.1f ms)", ja: "中央値 %1$.1f ms（このマシン: %2$.1f ms）", medianDelay * 1000, control * 1000)
-                        : localized(format: "only %d of 20 jobs ran", ja: "動いたジョブは 20 個中 %d 個だけでした", delays.count)),
-                hint: 4))
+                        ? localized(
+                            format: "a median of %.1f ms (this machine: %.1f ms)",
+                            ja: "中央値 %1$.1f ms（このマシン: %2$.1f ms）", medianDelay * 1000, control * 1000)
+                        : localized(format: "only %d of 20 jobs ran", ja: "動いたジョブは 20 個中 %d 個だけでした", delays.count))))
 
         // 4. stop() ends the thread.
         let stopped = worker.stop(stopSeconds)
         let refused = !worker.post({})
         results.append(
-            CheckResult(name: "stop() ends the thread", ja: "stop() でスレッドが終わる",
-                passed: stopped && refused,
-                expected: localized(format: "stop() returns true within %d s, and later posts are refused", ja: "stop() が %d 秒以内に true を返し、そのあとの post は断られる", Int(stopSeconds)),
+            stopEnds.result(
+                stopped && refused,
                 got: stopped
-                    ? (refused ? localized("stopped", ja: "止まりました") : localized("stopped, but a later post was accepted", ja: "止まりましたが、そのあとの post が受け付けられました"))
-                    : localized(format: "the loop was still running after %d s", ja: "%d 秒たってもループが動いていました", Int(stopSeconds)),
-                hint: 3))
+                    ? (refused
+                        ? localized("stopped", ja: "止まりました")
+                        : localized("stopped, but a later post was accepted", ja: "止まりましたが、そのあとの post が受け付けられました"))
+                    : localized(
+                        format: "the loop was still running after %d s", ja: "%d 秒たってもループが動いていました", Int(stopSeconds))))
         return results
     }
 

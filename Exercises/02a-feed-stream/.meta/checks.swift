@@ -7,28 +7,6 @@ import WorkshopServer
     import FoundationNetworking
 #endif
 
-/// The session exercise 02a's stream runs on, so that the learner's file holds only the bridge.
-public enum FeedSession {
-    /// A session that calls `delegate` on a serial queue of its own (`delegateQueue: nil`): no
-    /// thread of the learner's. No URL cache: on Linux a task that consults one can be cancelled
-    /// after it has finished, which traps inside FoundationNetworking. A server silent for 5 s
-    /// fails the request.
-    public static func make(delegate: any URLSessionDelegate) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 5
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-    }
-}
-
-/// What exercise 02a's stream hands its consumer, one event per delegate callback that matters.
-public enum FeedEvent: Sendable, Equatable {
-    /// The next bytes of the feed, as the delegate received them.
-    case chunk(Data)
-    /// The download ended without the whole feed (an error page, a lost connection): why.
-    case failed(String)
-}
-
 /// The checks of exercise 02a (Exercises/02a-feed-stream): URLSession's delegate callbacks
 /// bridged into an `AsyncStream` that a main-actor loop awaits. The stream must hand every
 /// chunk over as it arrives, end after the last one, end with an error on an error page, and a
@@ -49,6 +27,32 @@ public enum Exercise02aChecks {
     /// 20 s a check program may run, however slow the stream under test.
     static let downloadSeconds = 6.0
     static let endSeconds = 2.0
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let everyByteInOrder = Check(
+        "every byte arrives, in order", ja: "すべてのバイトが順番どおりに届く",
+        wanted: "the whole feed as .chunk events, every byte in the order the server sent it",
+        ja: "フィード全体が .chunk イベントで届き、どのバイトもサーバが送った順に並ぶ", hint: 1)
+    static let handedOverAsItArrives = Check(
+        "each chunk is handed over as it arrives", ja: "チャンクは届いたそばから渡す",
+        wanted: "the first chunk reaches the main-actor loop while the server is still writing (a slow link)",
+        ja: "サーバがまだ書いている間に、最初のチャンクがメインアクターのループに届く（遅い回線）", hint: 1)
+    static let endsAfterLastChunk = Check(
+        "the stream ends after the last chunk", ja: "最後のチャンクのあとでストリームが終わる",
+        wanted: "the `for await` loop ends by itself once the whole feed is in (within \(Int(endSeconds)) s)",
+        ja: "フィードが全部届いたら、`for await` ループがひとりでに終わる（\(Int(endSeconds)) 秒以内）", hint: 3)
+    static let cancelStopsDownload = Check(
+        "a cancel stops the download", ja: "キャンセルでダウンロードが止まる",
+        wanted:
+            "cancelling the consumer's task after the first chunk cancels the request: the server cannot write the rest of the feed",
+        ja: "最初のチャンクのあとで受け取る側のタスクをキャンセルすると、リクエストがキャンセルされ、サーバはフィードの残りを書けない", hint: 1)
+    static let errorEndsStream = Check(
+        "an HTTP 500 ends the stream with an error", ja: "HTTP 500 ではストリームがエラーで終わる",
+        wanted: "no chunk of the error page, one .failed event, then the end of the stream",
+        ja: "エラーページのチャンクは 1 つも渡さず、.failed イベントを 1 つ出してから、ストリームが終わる", hint: 2)
+    public static let all = [
+        everyByteInOrder, handedOverAsItArrives, endsAfterLastChunk, cancelStopsDownload, errorEndsStream,
+    ]
 
     enum Plan: Equatable {
         /// The whole feed.
@@ -179,7 +183,9 @@ public enum Exercise02aChecks {
         let error500 = run(.error500, makeEvents)
         if let failure = [plain, cancel, error500].compactMap(\.serverFailed).first {
             return [
-                CheckResult(name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false, expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
+                CheckResult(
+                    name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false,
+                    expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
                     got: failure,
                     hint: 1)
             ]
@@ -192,24 +198,29 @@ public enum Exercise02aChecks {
         let passed = bytes == run.document && run.failure == nil
         let got: String
         if passed {
-            got = localized(format: "all %1$@ in order, in %2$@", ja: "%1$@すべてが順番どおりに届きました（%2$@）", localized(count: bytes.count, "%d byte", "%d bytes", ja: "%d バイト"),
+            got = localized(
+                format: "all %1$@ in order, in %2$@", ja: "%1$@すべてが順番どおりに届きました（%2$@）",
+                localized(count: bytes.count, "%d byte", "%d bytes", ja: "%d バイト"),
                 localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"))
         } else if run.requests == 0 {
-            got = localized("no request reached the server: was the task resumed?", ja: "サーバにリクエストが届きませんでした。タスクを resume しましたか？")
+            got = localized(
+                "no request reached the server: was the task resumed?", ja: "サーバにリクエストが届きませんでした。タスクを resume しましたか？")
         } else if let failure = run.failure {
-            got = localized(format: "the stream said the download failed: %@", ja: "ストリームがダウンロードの失敗を伝えました:「%@」", failure)
+            got = localized(
+                format: "the stream said the download failed: %@", ja: "ストリームがダウンロードの失敗を伝えました:「%@」", failure)
         } else if bytes.isEmpty {
-            got = localized(format: "no chunk reached the loop within %d s", ja: "%d 秒以内にループにチャンクが届きませんでした", Int(downloadSeconds))
+            got = localized(
+                format: "no chunk reached the loop within %d s", ja: "%d 秒以内にループにチャンクが届きませんでした", Int(downloadSeconds))
         } else {
             let same = zip(bytes, run.document).prefix { $0 == $1 }.count
-            got = localized(format: "%1$@ of %2$d, %3$@", ja: "%2$d バイト中 %1$@、%3$@", localized(count: bytes.count, "%d byte", "%d bytes", ja: "%d バイト"), run.document.count,
+            got = localized(
+                format: "%1$@ of %2$d, %3$@", ja: "%2$d バイト中 %1$@、%3$@",
+                localized(count: bytes.count, "%d byte", "%d bytes", ja: "%d バイト"), run.document.count,
                 same == min(bytes.count, run.document.count)
                     ? localized("the first ones in order", ja: "届いた分は順番どおり")
                     : localized(format: "the first difference at byte %d", ja: "最初の違いは %d バイト目", same))
         }
-        return CheckResult(name: "every byte arrives, in order", ja: "すべてのバイトが順番どおりに届く", passed: passed,
-            expected: localized("the whole feed as .chunk events, every byte in the order the server sent it", ja: "フィード全体が .chunk イベントで届き、どのバイトもサーバが送った順に並ぶ"),
-            got: got, hint: 1)
+        return everyByteInOrder.result(passed, got: got)
     }
 
     static func asItArrives(_ run: Run) -> CheckResult {
@@ -222,16 +233,18 @@ public enum Exercise02aChecks {
         } else if !onMain {
             got = localized("the loop ran off the main thread", ja: "ループがメインスレッドの外で動きました")
         } else if !early {
-            got = localized("the first event reached the loop only after the server had written the whole feed", ja: "最初のイベントがループに届いたのは、サーバがフィードを全部書き終えたあとでした")
+            got = localized(
+                "the first event reached the loop only after the server had written the whole feed",
+                ja: "最初のイベントがループに届いたのは、サーバがフィードを全部書き終えたあとでした")
         } else if run.chunks < 2 {
             got = localized("the whole feed in one chunk", ja: "フィード全体が 1 つのチャンクで届きました")
         } else {
-            got = localized(format: "the first of %@ while the server was still writing the feed", ja: "%@のうち最初の 1 つが、サーバがまだフィードを書いている間に届きました",
+            got = localized(
+                format: "the first of %@ while the server was still writing the feed",
+                ja: "%@のうち最初の 1 つが、サーバがまだフィードを書いている間に届きました",
                 localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"))
         }
-        return CheckResult(name: "each chunk is handed over as it arrives", ja: "チャンクは届いたそばから渡す", passed: passed,
-            expected: localized("the first chunk reaches the main-actor loop while the server is still writing (a slow link)", ja: "サーバがまだ書いている間に、最初のチャンクがメインアクターのループに届く（遅い回線）"),
-            got: got, hint: 1)
+        return handedOverAsItArrives.result(passed, got: got)
     }
 
     static func endsAfterLast(_ run: Run) -> CheckResult {
@@ -239,19 +252,25 @@ public enum Exercise02aChecks {
         let passed = run.endedByItself && complete
         let got: String
         if run.response == nil {
-            got = localized(format: "the server had not finished writing within %d s", ja: "%d 秒以内にサーバが書き終わりませんでした", Int(downloadSeconds))
+            got = localized(
+                format: "the server had not finished writing within %d s", ja: "%d 秒以内にサーバが書き終わりませんでした",
+                Int(downloadSeconds))
         } else if !run.endedByItself {
-            got = localized(format: "the loop still waited %1$d s after the server's last byte (%2$@ in): the stream never ended", ja: "サーバの最後のバイトから %1$d 秒たってもループが待っていました（届いたのは%2$@）。ストリームが終わっていません",
+            got = localized(
+                format: "the loop still waited %1$d s after the server's last byte (%2$@ in): the stream never ended",
+                ja: "サーバの最後のバイトから %1$d 秒たってもループが待っていました（届いたのは%2$@）。ストリームが終わっていません",
                 Int(endSeconds), localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"))
         } else if !complete {
-            got = localized(format: "the stream ended after %1$@ of %2$d", ja: "%2$d バイト中 %1$@でストリームが終わりました", localized(count: run.bytes.count, "%d byte", "%d bytes", ja: "%d バイト"),
+            got = localized(
+                format: "the stream ended after %1$@ of %2$d", ja: "%2$d バイト中 %1$@でストリームが終わりました",
+                localized(count: run.bytes.count, "%d byte", "%d bytes", ja: "%d バイト"),
                 run.document.count)
         } else {
-            got = localized(format: "the loop ended after the last of %@", ja: "%@の最後のあとでループが終わりました", localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"))
+            got = localized(
+                format: "the loop ended after the last of %@", ja: "%@の最後のあとでループが終わりました",
+                localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"))
         }
-        return CheckResult(name: "the stream ends after the last chunk", ja: "最後のチャンクのあとでストリームが終わる", passed: passed,
-            expected: localized(format: "the `for await` loop ends by itself once the whole feed is in (within %d s)", ja: "フィードが全部届いたら、`for await` ループがひとりでに終わる（%d 秒以内）", Int(endSeconds)),
-            got: got, hint: 3)
+        return endsAfterLastChunk.result(passed, got: got)
     }
 
     static func cancelStops(_ run: Run) -> CheckResult {
@@ -259,46 +278,64 @@ public enum Exercise02aChecks {
         let passed = run.chunks > 0 && run.response != nil && cutOff
         let got: String
         if run.chunks == 0 {
-            got = localized(format: "no chunk reached the loop within %d s, so nothing was cancelled", ja: "%d 秒以内にループにチャンクが届かなかったので、何もキャンセルされませんでした", Int(downloadSeconds))
+            got = localized(
+                format: "no chunk reached the loop within %d s, so nothing was cancelled",
+                ja: "%d 秒以内にループにチャンクが届かなかったので、何もキャンセルされませんでした", Int(downloadSeconds))
         } else if run.serverDoneAtEvent.first == true {
-            got = localized("the first chunk reached the loop after the server had written the whole feed: nothing left to cancel", ja: "最初のチャンクがループに届いたのは、サーバがフィードを全部書き終えたあとでした。キャンセルするものが残っていません")
+            got = localized(
+                "the first chunk reached the loop after the server had written the whole feed: nothing left to cancel",
+                ja: "最初のチャンクがループに届いたのは、サーバがフィードを全部書き終えたあとでした。キャンセルするものが残っていません")
         } else if let response = run.response {
             got =
                 cutOff
-                ? localized(format: "the server could not write the rest: %@ on the wire, then the client closed the connection", ja: "サーバは残りを書けませんでした。回線に出たのは %@で、そのあとクライアントが接続を閉じました",
+                ? localized(
+                    format:
+                        "the server could not write the rest: %@ on the wire, then the client closed the connection",
+                    ja: "サーバは残りを書けませんでした。回線に出たのは %@で、そのあとクライアントが接続を閉じました",
                     localized(count: response.wireBytes, "%d byte", "%d bytes", ja: "%d バイト"))
-                : localized(format: "the server wrote the whole feed (%@ on the wire): the download ran on after the cancel", ja: "サーバがフィードを全部書きました（回線に出たのは %@）。キャンセルのあともダウンロードが続いています",
+                : localized(
+                    format: "the server wrote the whole feed (%@ on the wire): the download ran on after the cancel",
+                    ja: "サーバがフィードを全部書きました（回線に出たのは %@）。キャンセルのあともダウンロードが続いています",
                     localized(count: response.wireBytes, "%d byte", "%d bytes", ja: "%d バイト"))
         } else {
-            got = localized(format: "the server was still writing %d s after the cancel", ja: "キャンセルから %d 秒たってもサーバが書き続けていました", Int(downloadSeconds))
+            got = localized(
+                format: "the server was still writing %d s after the cancel", ja: "キャンセルから %d 秒たってもサーバが書き続けていました",
+                Int(downloadSeconds))
         }
-        return CheckResult(name: "a cancel stops the download", ja: "キャンセルでダウンロードが止まる", passed: passed,
-            expected: localized("cancelling the consumer's task after the first chunk cancels the request: the server cannot write the rest of the feed", ja: "最初のチャンクのあとで受け取る側のタスクをキャンセルすると、リクエストがキャンセルされ、サーバはフィードの残りを書けない"), got: got, hint: 1)
+        return cancelStopsDownload.result(passed, got: got)
     }
 
     static func errorEnds(_ run: Run) -> CheckResult {
         let passed = run.endedByItself && run.chunks == 0 && run.failure != nil
         let got: String
         if run.response == nil {
-            got = localized(format: "the server had not answered within %d s", ja: "%d 秒以内にサーバが応答しませんでした", Int(downloadSeconds))
+            got = localized(
+                format: "the server had not answered within %d s", ja: "%d 秒以内にサーバが応答しませんでした", Int(downloadSeconds))
         } else if run.chunks > 0 {
             got =
-                localized(format: "the error page came as %1$@ (%2$@)", ja: "エラーページが%1$@（%2$@）で届きました", localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"),
+                localized(
+                    format: "the error page came as %1$@ (%2$@)", ja: "エラーページが%1$@（%2$@）で届きました",
+                    localized(count: run.chunks, "%d chunk", "%d chunks", ja: "チャンク %d 個"),
                     localized(count: run.bytes.count, "%d byte", "%d bytes", ja: "%d バイト"))
                 + (run.endedByItself
-                    ? "" : localized(format: ", and the stream did not end within %d s", ja: "。ストリームも %d 秒以内に終わりませんでした", Int(endSeconds)))
+                    ? ""
+                    : localized(
+                        format: ", and the stream did not end within %d s", ja: "。ストリームも %d 秒以内に終わりませんでした",
+                        Int(endSeconds)))
         } else if run.failure == nil {
             got =
                 run.endedByItself
                 ? localized("the stream ended without a .failed event", ja: ".failed イベントなしでストリームが終わりました")
                 : localized("no event, and the stream did not end", ja: "イベントがなく、ストリームも終わりませんでした")
         } else if !run.endedByItself {
-            got = localized(format: ".failed, then the stream did not end within %d s", ja: ".failed のあと、%d 秒以内にストリームが終わりませんでした", Int(endSeconds))
+            got = localized(
+                format: ".failed, then the stream did not end within %d s", ja: ".failed のあと、%d 秒以内にストリームが終わりませんでした",
+                Int(endSeconds))
         } else {
-            got = localized(format: ".failed(\"%@\"), then the stream ended", ja: ".failed(\"%@\") のあとでストリームが終わりました", run.failure ?? "")
+            got = localized(
+                format: ".failed(\"%@\"), then the stream ended", ja: ".failed(\"%@\") のあとでストリームが終わりました",
+                run.failure ?? "")
         }
-        return CheckResult(name: "an HTTP 500 ends the stream with an error", ja: "HTTP 500 ではストリームがエラーで終わる", passed: passed,
-            expected: localized("no chunk of the error page, one .failed event, then the end of the stream", ja: "エラーページのチャンクは 1 つも渡さず、.failed イベントを 1 つ出してから、ストリームが終わる"), got: got,
-            hint: 2)
+        return errorEndsStream.result(passed, got: got)
     }
 }
