@@ -75,7 +75,7 @@ public struct ExerciseSync: Sendable {
         var end = start + 2
         while end < lines.count, lines[end].hasPrefix("|") { end += 1 }
         let cells = rows.map { row in
-            "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\\\|") }.joined(separator: " | ") + " |"
+            "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
         }
         lines.replaceSubrange(start..<end, with: [header, "|---|---|"] + cells)
         return lines.joined(separator: "\n")
@@ -100,5 +100,111 @@ public struct ExerciseSync: Sendable {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The exercises' titles and count wherever the texts say them, written from the catalog
+/// (`.meta/exercise.json`'s `title`, one string per language): each README's first line, the
+/// lesson text's and the tutorial's exercise heading, the syllabus's line for it, and the
+/// syllabus's "all N exercises". Nothing is compiled: it reads and writes text only.
+public enum CatalogTexts {
+    /// Where a title stands, in each language: the text before it and what ends it.
+    struct Spot {
+        var language: Language
+        var before: String
+        var after: String
+    }
+
+    static func spots(_ exercise: Exercise) -> [(path: String, spot: Spot)] {
+        let id = exercise.id
+        var spots: [(String, Spot)] = [
+            (exercise.directory + "/README.md", Spot(language: .en, before: "# Exercise \(id): ", after: "\n")),
+            (exercise.directory + "/README.ja.md", Spot(language: .ja, before: "# 演習 \(id): ", after: "\n")),
+            ("Lessons/README.md", Spot(language: .en, before: "- Exercise \(id), *", after: "*")),
+            ("Lessons/ja/README.md", Spot(language: .ja, before: "- 演習 \(id)、*", after: "*")),
+        ]
+        if let lesson = exercise.lesson {
+            spots += [
+                (
+                    "Lessons/docc/en/lesson\(lesson).tutorial",
+                    Spot(language: .en, before: "\"Exercise \(id): ", after: "\"")
+                ),
+                ("Lessons/docc/ja/lesson\(lesson).tutorial", Spot(language: .ja, before: "\"演習 \(id): ", after: "\"")),
+            ]
+        }
+        return spots
+    }
+
+    /// The lesson text of `lesson` in `folder` ("Lessons" or "Lessons/ja"), by its number.
+    static func lessonText(_ lesson: String, in folder: String, root: URL) -> String? {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+        return names.sorted().first { $0.hasPrefix(lesson + "-") && $0.hasSuffix(".md") }.map { folder + "/" + $0 }
+    }
+
+    /// Every file under `root` whose titles or count differ from the catalog's, as it should read.
+    public static func changes(_ exercises: [Exercise], root: URL) -> [ExerciseSync.Change] {
+        var texts: [String: String] = [:]
+        func text(_ path: String) -> String? {
+            if let text = texts[path] { return text }
+            let read = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            texts[path] = read
+            return read
+        }
+        var original: [String: String] = [:]
+        for exercise in exercises {
+            var spots = spots(exercise)
+            if let lesson = exercise.lesson {
+                if let path = lessonText(lesson, in: "Lessons", root: root) {
+                    spots.append((path, Spot(language: .en, before: "## Exercise \(exercise.id): ", after: "\n")))
+                }
+                if let path = lessonText(lesson, in: "Lessons/ja", root: root) {
+                    spots.append((path, Spot(language: .ja, before: "## 演習 \(exercise.id): ", after: "\n")))
+                }
+            }
+            for (path, spot) in spots {
+                guard let current = text(path) else { continue }
+                if original[path] == nil { original[path] = current }
+                let title = spot.language == .ja ? exercise.titleJapanese : exercise.title
+                texts[path] = replacing(in: current, after: spot.before, upTo: spot.after, with: title)
+            }
+        }
+        // "all 18 exercises", "18 件の演習": the catalog's count.
+        for (path, pattern) in [
+            ("Lessons/README.md", #"all \d+ exercises"#), ("Lessons/ja/README.md", #"\d+ 件の演習"#),
+        ] {
+            guard let current = text(path) else { continue }
+            if original[path] == nil { original[path] = current }
+            let count = String(exercises.count)
+            texts[path] = current.replacingOccurrences(
+                of: pattern, with: pattern.hasPrefix("all") ? "all \(count) exercises" : "\(count) 件の演習",
+                options: .regularExpression)
+        }
+        return original.keys.sorted().compactMap { path in
+            guard let now = texts[path], now != original[path] else { return nil }
+            return ExerciseSync.Change(path: path, text: now)
+        }
+    }
+
+    /// `text` with what stands between each `before` and the next `after` replaced by `title`.
+    static func replacing(in text: String, after before: String, upTo end: String, with title: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: before) {
+            result += rest[..<start.upperBound]
+            rest = rest[start.upperBound...]
+            guard let stop = rest.range(of: end) else { break }
+            result += title
+            rest = rest[stop.lowerBound...]
+        }
+        return result + rest
+    }
+
+    /// The first line where two texts differ (1-based), for a message that names it.
+    public static func firstDifferentLine(_ a: String, _ b: String) -> Int {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false)
+        let right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<min(left.count, right.count) where left[index] != right[index] { return index + 1 }
+        return min(left.count, right.count) + 1
     }
 }

@@ -7,7 +7,9 @@ import WorkshopTools
 /// `workshop sync`: for instructors and maintainers. Writes what the exercises' checks declare
 /// (each check's name and what it wants, in English and Japanese, in `.meta/*.swift`) into
 /// the files that repeat it: `.meta/exercise.json`'s check names and the check tables of
-/// README.md and README.ja.md. With `--check`, changes nothing and exits 1 if a file differs.
+/// README.md and README.ja.md; and each exercise's title (the catalog's, one per language)
+/// and their count wherever the texts say them. With `--check`, changes nothing and exits 1
+/// if a file differs.
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: localized(
@@ -34,6 +36,16 @@ struct Sync: ParsableCommand {
         let sync = ExerciseSync(runner: ExerciseRunner(toolchain: toolchain))
         var differing = 0
         var failed = false
+        // The titles and the count, from the catalog (no compile).
+        for change in CatalogTexts.changes(ExerciseCatalog.exercises, root: workspace.root) {
+            differing += 1
+            if check {
+                print(localized(format: "%@ is not what the checks declare", change.path))
+            } else {
+                try Data(change.text.utf8).write(to: workspace.root.appendingPathComponent(change.path))
+                print(localized(format: "wrote %@", change.path))
+            }
+        }
         for exercise in only.isEmpty ? ExerciseCatalog.exercises : only {
             switch sync.changes(exercise, root: workspace.root, solution: workspace.solutionSources(exercise)) {
             case .failure(let failure):
