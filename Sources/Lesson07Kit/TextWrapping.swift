@@ -11,7 +11,8 @@ enum WrapMode: String, Sendable {
 
 /// Text measured in terminal cells: East Asian wide characters take two, others one
 /// (`terminalWidth` in the core). A wide character is never split across two lines.
-enum TextWrapping {
+/// Public for exercise checks that compare a learner's wrapping with plain character wrapping.
+public enum TextWrapping {
     /// The text's width on one line: a label's *intrinsic* width.
     static func oneLineWidth(_ text: String) -> Int {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { terminalWidth(String($0)) }.max() ?? 0
@@ -30,7 +31,7 @@ enum TextWrapping {
 
     /// Fills each line with as many characters as fit. A character wider than the whole
     /// line (a wide one at width 1) gets a line of its own rather than looping forever.
-    static func wrapCharacters(_ text: String, width: Int) -> [String] {
+    public static func wrapCharacters(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         var used = 0

@@ -24,39 +24,56 @@ public enum Exercise06Checks {
         return database
     }
 
+    /// The rows `keepsMessages` wants, as `id|message|flg`.
+    static let keptRows = ["1|m1|0", "2|m2|1", "3|m3|0", "4|m4|1", "5|m5|0", "9||1"]
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let keepsMessage = Check(
+        "a row that exists keeps its message", ja: "既存の行は message を失わない",
+        wanted: keptRows.joined(separator: "  "), ja: keptRows.joined(separator: "  "), hint: 1)
+    static let sameRow = Check(
+        "a row that exists stays the same row (its replies survive)", ja: "既存の行は同じ行のまま残る（返信も消えない）",
+        wanted: "row 2 keeps rowid 2 and its 1 reply", ja: "行 2 が rowid 2 と 1 件の返信を保つ", hint: 2)
+    static let anyVariableLimit = Check(
+        "works under any variable limit", ja: "どの変数の上限でも動く",
+        wanted: "1,000 pairs under a limit of 7 and 2,000 under 999: every flag 1",
+        ja: "上限 7 で 1,000 組、上限 999 で 2,000 組を保存して、すべての flg が 1", hint: 3)
+    static let fewStatements = Check(
+        "multi-row statements sized from the limit, not one per pair",
+        ja: "1 組ごとのステートメントではなく、上限から決めた大きさの複数行ステートメントで保存する",
+        wanted: "1,000 pairs under a limit of 999 in at most 10 statements (499 pairs fit in one)",
+        ja: "上限 999 で 1,000 組を 10 個以下のステートメントで保存する（1 つに 499 組入る）", hint: 3)
+    public static let all = [keepsMessage, sameRow, anyVariableLimit, fewStatements]
+
     /// Runs every check against `saveFlags`.
     public static func run(_ saveFlags: SaveFlags) -> [CheckResult] {
         [keepsMessages(saveFlags), keepsRows(saveFlags), anyLimit(saveFlags), batches(saveFlags)]
     }
 
-    static func failed(_ name: String, _ expected: String, _ error: Error, hint: Int) -> CheckResult {
+    static func failed(_ check: Check, _ error: Error) -> CheckResult {
         // SQLite's message without the statement (which can be thousands of `(?, ?)` long),
         // word for word: it is what a search finds.
         let got =
             (error as? SQLiteError).map {
-                localized(format: "it threw: %1$@ (SQLite code %2$d)", ja: "エラーが投げられました:「%1$@」（SQLite のコード %2$d）", $0.message, Int($0.code))
+                localized(
+                    format: "it threw: %1$@ (SQLite code %2$d)", ja: "エラーが投げられました:「%1$@」（SQLite のコード %2$d）", $0.message,
+                    Int($0.code))
             } ?? localized(format: "it threw: %@", ja: "エラーが投げられました:「%@」", "\(error)")
-        return CheckResult(name: name, passed: false, expected: expected, got: got, hint: hint)
+        return check.result(false, got: got)
     }
 
     static func keepsMessages(_ saveFlags: SaveFlags) -> CheckResult {
-        let name = "a row that exists keeps its message"
-        let wanted = ["1|m1|0", "2|m2|1", "3|m3|0", "4|m4|1", "5|m5|0", "9||1"]
         do {
             let database = try database(existing: 5)
             try saveFlags([("2", true), ("4", true), ("9", true)], database)
             let got = try database.shellLines("select * from tblA order by id")
-            return CheckResult(
-                name: name, passed: got == wanted, expected: wanted.joined(separator: "  "),
-                got: got.joined(separator: "  "), hint: 1)
+            return keepsMessage.result(got == keptRows, got: got.joined(separator: "  "))
         } catch {
-            return failed(name, wanted.joined(separator: "  "), error, hint: 1)
+            return failed(keepsMessage, error)
         }
     }
 
     static func keepsRows(_ saveFlags: SaveFlags) -> CheckResult {
-        let name = "a row that exists stays the same row (its replies survive)"
-        let wanted = localized("row 2 keeps rowid 2 and its 1 reply", ja: "行 2 が rowid 2 と 1 件の返信を保つ")
         do {
             let database = try database(existing: 3)
             try database.run("insert into reply (parent, body) values (?, ?)", ["2", "a reply to row 2"])
@@ -64,19 +81,18 @@ public enum Exercise06Checks {
             let rowid = try database.query("select rowid from tblA where id = ?", ["2"]).first?.first?.int
             let replies =
                 try database.query("select count(*) from reply where parent = ?", ["2"]).first?.first?.int ?? 0
-            return CheckResult(
-                name: name, passed: rowid == 2 && replies == 1, expected: wanted,
-                got: localized(format: "row 2 has rowid %1$@ and %2$@", ja: "行 2 の rowid は %1$@、返信は %2$@", rowid.map(String.init) ?? localized("none", ja: "なし"),
-                    localized(count: Int(replies), "%d reply", "%d replies", ja: "%d 件")),
-                hint: 2)
+            return sameRow.result(
+                rowid == 2 && replies == 1,
+                got: localized(
+                    format: "row 2 has rowid %1$@ and %2$@", ja: "行 2 の rowid は %1$@、返信は %2$@",
+                    rowid.map(String.init) ?? localized("none", ja: "なし"),
+                    localized(count: Int(replies), "%d reply", "%d replies", ja: "%d 件")))
         } catch {
-            return failed(name, wanted, error, hint: 2)
+            return failed(sameRow, error)
         }
     }
 
     static func anyLimit(_ saveFlags: SaveFlags) -> CheckResult {
-        let name = "works under any variable limit"
-        let wanted = localized("1,000 pairs under a limit of 7 and 2,000 under 999: every flag 1", ja: "上限 7 で 1,000 組、上限 999 で 2,000 組を保存して、すべての flg が 1")
         do {
             var got: [String] = []
             var passed = true
@@ -85,18 +101,19 @@ public enum Exercise06Checks {
                 database.variableLimit = limit
                 try saveFlags((1...pairs).map { (String($0), true) }, database)
                 let set = try database.query("select count(*) from tblA where flg = 1").first?.first?.int ?? 0
-                got.append(localized(format: "limit %1$d: %2$d of %3$d flags set", ja: "上限 %1$d: %3$d 件中 %2$d 件の flg が立った", limit, set, pairs))
+                got.append(
+                    localized(
+                        format: "limit %1$d: %2$d of %3$d flags set", ja: "上限 %1$d: %3$d 件中 %2$d 件の flg が立った", limit,
+                        set, pairs))
                 passed = passed && set == pairs
             }
-            return CheckResult(name: name, passed: passed, expected: wanted, got: got.joined(separator: "; "), hint: 3)
+            return anyVariableLimit.result(passed, got: got.joined(separator: "; "))
         } catch {
-            return failed(name, wanted, error, hint: 3)
+            return failed(anyVariableLimit, error)
         }
     }
 
     static func batches(_ saveFlags: SaveFlags) -> CheckResult {
-        let name = "multi-row statements sized from the limit, not one per pair"
-        let wanted = localized("1,000 pairs under a limit of 999 in at most 10 statements (499 pairs fit in one)", ja: "上限 999 で 1,000 組を 10 個以下のステートメントで保存する（1 つに 499 組入る）")
         do {
             let database = try database(existing: 500)
             database.variableLimit = 999
@@ -106,13 +123,14 @@ public enum Exercise06Checks {
             let right =
                 try database.query("select count(*) from tblA where flg = (cast(id as integer) % 2 = 0)").first?.first?
                 .int ?? 0
-            return CheckResult(
-                name: name, passed: statements <= 10 && right == 1_000, expected: wanted,
-                got: localized(format: "%1$@, %2$d of 1000 flags right", ja: "%1$@、1000 件中 %2$d 件の flg が正しい",
+            return fewStatements.result(
+                statements <= 10 && right == 1_000,
+                got: localized(
+                    format: "%1$@, %2$d of 1000 flags right", ja: "%1$@、1000 件中 %2$d 件の flg が正しい",
                     localized(count: statements, "%d statement", "%d statements", ja: "%d 個のステートメント"),
-                    right), hint: 3)
+                    right))
         } catch {
-            return failed(name, wanted, error, hint: 3)
+            return failed(fewStatements, error)
         }
     }
 }

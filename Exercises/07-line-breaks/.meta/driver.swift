@@ -1,3 +1,3 @@
 import ExerciseChecks
 
-ExerciseDriver.report(Exercise07Checks.run { LineBreaker.wrap($0, width: $1) })
+ExerciseDriver.run(Exercise07Checks.all) { Exercise07Checks.run { LineBreaker.wrap($0, width: $1) } }

@@ -38,6 +38,41 @@ public enum Exercise07aChecks {
     static let runSeconds = 6.0
     static let reachSeconds = 3.0
     static let stopSeconds = 2.0
+    /// Row 0's exact height in the first run, as lesson 07's sizing cell lays it out: what the
+    /// exact-height check names (the layout is the same on every machine).
+    static let firstRowHeight =
+        (try? TextCellSizer(width: cellWidth).height(forText: HeightsRun.texts(count: rows)[0])) ?? .nan
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let answersAtOnce = Check(
+        "height(forRow:) answers at once with the estimate", ja: "height(forRow:) は見積もりの高さをすぐに返す",
+        wanted:
+            "asked for all \(rows) rows before any was measured: \(pt(estimate)) each, and no row measured inside height(forRow:)",
+        ja: "どの行もまだ測っていないうちに \(rows) 行すべてを聞くと、どれも \(pt(estimate)) で、height(forRow:) の中では 1 行も測らない",
+        hint: 1)
+    static let measuresOffMain = Check(
+        "no row is measured on the main thread", ja: "メインスレッドではどの行も測らない",
+        wanted: "every measurement of measureRows() off the main thread (a task group, an actor or a queue)",
+        ja: "measureRows() の計測はすべてメインスレッドの外（タスクグループ、アクター、キューのどれか）", hint: 2)
+    static let visibleRowsFirst = Check(
+        "the visible rows are measured first", ja: "画面に出ている行を先に測る",
+        wanted: "rows \(rangeText(visible)) (on screen) measured before any other row",
+        ja: "画面に出ている行 \(rangeText(visible)) を、ほかのどの行よりも先に測る", hint: 3)
+    static let exactHeights = Check(
+        "every row gets its exact height, reloaded on main", ja: "どの行も正確な高さになり、メインスレッドでリロードされる",
+        wanted:
+            "reloadRows on the main thread for every row, which then answers the sizing cell's height (row 0: \(pt(firstRowHeight)), not the estimate \(pt(estimate)))",
+        ja:
+            "すべての行についてメインスレッドで reloadRows を呼び、その行はサイズ計算用セルの高さを答える（行 0 なら見積もりの \(pt(estimate)) ではなく \(pt(firstRowHeight))）",
+        hint: 4)
+    static let stopsWhenCancelled = Check(
+        "a cancelled run measures and shows nothing more", ja: "キャンセルされた実行は、それ以上測らず、表示もしない",
+        wanted:
+            "cancelled while the \(englishOrdinal(holdPoints[0] + 1)) (then, in a new run, the \(englishOrdinal(holdPoints[1] + 1))) row is being measured: measureRows() returns, no reloadRows after the cancel, and no more rows measured (at most one per task measuring at that moment)",
+        ja:
+            "\(japaneseOrdinal(holdPoints[0] + 1))（新しい実行では \(japaneseOrdinal(holdPoints[1] + 1))）の行を測っている最中にキャンセルすると、measureRows() は戻り、キャンセルのあとには reloadRows を呼ばず、新しい行も測らない（その時点で測っていたタスクごとに 1 行までは許す）",
+        hint: 5)
+    public static let all = [answersAtOnce, measuresOffMain, visibleRowsFirst, exactHeights, stopsWhenCancelled]
 
     /// Hands the learner's `height(forRow:)` to `table` and starts `measureRows()` in a task on
     /// the main actor. The task runs once the check turns the main loop; `ended` says it returned.
@@ -94,35 +129,38 @@ public enum Exercise07aChecks {
     static func estimateCheck(firstAnswers: [Double], measured: [MeasureLog.Measurement]) -> CheckResult {
         let inside = measured.filter(\.insideAnswer).count
         let notEstimate = firstAnswers.indices.filter { firstAnswers[$0] != estimate }
-        return CheckResult(name: "height(forRow:) answers at once with the estimate", ja: "height(forRow:) は見積もりの高さをすぐに返す",
-            passed: inside == 0 && notEstimate.isEmpty,
-            expected: localized(format: "asked for all %1$d rows before any was measured: %2$@ each, and no row measured inside height(forRow:)", ja: "どの行もまだ測っていないうちに %1$d 行すべてを聞くと、どれも %2$@ で、height(forRow:) の中では 1 行も測らない",
-                rows, pt(estimate)),
+        return answersAtOnce.result(
+            inside == 0 && notEstimate.isEmpty,
             got: notEstimate.isEmpty && inside == 0
                 ? localized(format: "%@ each, nothing measured inside it", ja: "どれも %@ で、その中では何も測っていません", pt(estimate))
-                : localized(format: "%@ measured inside height(forRow:) on the main thread", ja: "メインスレッドの height(forRow:) の中で %@ を測りました",
+                : localized(
+                    format: "%@ measured inside height(forRow:) on the main thread",
+                    ja: "メインスレッドの height(forRow:) の中で %@ を測りました",
                     localized(count: inside, "%d row", "%d rows", ja: "%d 行"))
                     + (notEstimate.isEmpty
                         ? ""
-                        : localized(format: "; row %1$d answered %2$@ before it was measured", ja: "。行 %1$d は測る前に %2$@ と答えました", notEstimate[0],
-                            pt(firstAnswers[notEstimate[0]]))),
-            hint: 1)
+                        : localized(
+                            format: "; row %1$d answered %2$@ before it was measured", ja: "。行 %1$d は測る前に %2$@ と答えました",
+                            notEstimate[0],
+                            pt(firstAnswers[notEstimate[0]]))))
     }
 
     static func threadCheck(_ measured: [MeasureLog.Measurement]) -> CheckResult {
         let byRun = measured.filter { !$0.insideAnswer }
         let onMain = byRun.filter(\.onMain)
-        return CheckResult(name: "no row is measured on the main thread", ja: "メインスレッドではどの行も測らない",
-            passed: !byRun.isEmpty && onMain.isEmpty,
-            expected: localized("every measurement of measureRows() off the main thread (a task group, an actor or a queue)", ja: "measureRows() の計測はすべてメインスレッドの外（タスクグループ、アクター、キューのどれか）"),
+        return measuresOffMain.result(
+            !byRun.isEmpty && onMain.isEmpty,
             got: byRun.isEmpty
                 ? localized("measureRows() measured no row", ja: "measureRows() が 1 行も測りませんでした")
                 : onMain.isEmpty
-                    ? localized(format: "%1$d of %2$@ on the main thread", ja: "%2$@のうち %1$d 回がメインスレッドでした", onMain.count,
+                    ? localized(
+                        format: "%1$d of %2$@ on the main thread", ja: "%2$@のうち %1$d 回がメインスレッドでした", onMain.count,
                         localized(count: byRun.count, "%d measurement", "%d measurements", ja: "%d 回の計測"))
-                    : localized(format: "%1$d of %2$@ on the main thread: the table froze until the last of them", ja: "%2$@のうち %1$d 回がメインスレッドでした。最後の計測が終わるまでテーブルがフリーズしました",
-                        onMain.count, localized(count: byRun.count, "%d measurement", "%d measurements", ja: "%d 回の計測")),
-            hint: 2)
+                    : localized(
+                        format: "%1$d of %2$@ on the main thread: the table froze until the last of them",
+                        ja: "%2$@のうち %1$d 回がメインスレッドでした。最後の計測が終わるまでテーブルがフリーズしました",
+                        onMain.count, localized(count: byRun.count, "%d measurement", "%d measurements", ja: "%d 回の計測"))
+        )
     }
 
     static func orderCheck(_ measured: [MeasureLog.Measurement]) -> CheckResult {
@@ -131,29 +169,37 @@ public enum Exercise07aChecks {
         let visibleFirst = Set(order[..<firstOther])
         let lateVisible = visible.filter { !visibleFirst.contains($0) }
         let seen = order.firstIndex { visible.contains($0) }
-        return CheckResult(name: "the visible rows are measured first", ja: "画面に出ている行を先に測る",
-            passed: lateVisible.isEmpty,
-            expected: localized(format: "rows %@ (on screen) measured before any other row", ja: "画面に出ている行 %@ を、ほかのどの行よりも先に測る", rangeText(visible)),
+        return visibleRowsFirst.result(
+            lateVisible.isEmpty,
             got: lateVisible.isEmpty
                 ? localized(format: "rows %@ first", ja: "行 %@ が先でした", rangeText(visible))
                 : order.isEmpty
                     ? localized("measureRows() measured no row", ja: "measureRows() が 1 行も測りませんでした")
                     : localized(format: "measured first: rows %@", ja: "先に測った行: %@", rowsText(order))
-                        + (seen.map { localized(format: "; the first row on screen came %@", ja: "。画面に出ている行を初めて測ったのは %@ の計測でした", ordinal($0 + 1)) }
-                            ?? localized("; no row on screen measured", ja: "。画面に出ている行は 1 行も測っていません")),
-            hint: 3)
+                        + (seen.map {
+                            localized(
+                                format: "; the first row on screen came %@", ja: "。画面に出ている行を初めて測ったのは %@ の計測でした",
+                                ordinal($0 + 1))
+                        }
+                            ?? localized("; no row on screen measured", ja: "。画面に出ている行は 1 行も測っていません")))
     }
 
     /// "1st", "2nd", "11th"; in Japanese "1 番目".
-    static func ordinal(_ number: Int) -> String {
-        if (11...13).contains(number % 100) { return localized(format: "%dth", ja: "%d 番目", number) }
+    static func ordinal(_ number: Int) -> String { localized(englishOrdinal(number), ja: japaneseOrdinal(number)) }
+
+    /// "1st", "2nd", "11th", whatever the checks' language (for the declarations).
+    static func englishOrdinal(_ number: Int) -> String {
+        if (11...13).contains(number % 100) { return "\(number)th" }
         switch number % 10 {
-        case 1: return localized(format: "%dst", ja: "%d 番目", number)
-        case 2: return localized(format: "%dnd", ja: "%d 番目", number)
-        case 3: return localized(format: "%drd", ja: "%d 番目", number)
-        default: return localized(format: "%dth", ja: "%d 番目", number)
+        case 1: return "\(number)st"
+        case 2: return "\(number)nd"
+        case 3: return "\(number)rd"
+        default: return "\(number)th"
         }
     }
+
+    /// "1 番目", whatever the checks' language (for the declarations).
+    static func japaneseOrdinal(_ number: Int) -> String { "\(number) 番目" }
 
     @MainActor
     static func exactCheck(exact: [Double], table: HeightsTable, finished: Bool, finalAnswers: [Double]) -> CheckResult
@@ -167,25 +213,35 @@ public enum Exercise07aChecks {
         let finalWrong = exact.indices.filter { finalAnswers[$0] != exact[$0] }
         let got: String
         if let wrong {
-            got = localized(format: "row %1$d was reloaded with %2$@; its cell measures %3$@", ja: "行 %1$d が %2$@ でリロードされました。セルで測ると %3$@ です", wrong.row, pt(wrong.height),
+            got = localized(
+                format: "row %1$d was reloaded with %2$@; its cell measures %3$@",
+                ja: "行 %1$d が %2$@ でリロードされました。セルで測ると %3$@ です", wrong.row, pt(wrong.height),
                 pt(exact[wrong.row]))
         } else if offMain > 0 {
-            got = localized(format: "%@ off the main thread", ja: "メインスレッドの外で %@", localized(count: offMain, "%d reload", "%d reloads", ja: "%d 回のリロード"))
+            got = localized(
+                format: "%@ off the main thread", ja: "メインスレッドの外で %@",
+                localized(count: offMain, "%d reload", "%d reloads", ja: "%d 回のリロード"))
         } else if !missing.isEmpty {
             got =
-                localized(format: "%1$@ never reloaded with the exact height (rows %2$@)", ja: "正確な高さでリロードされなかった行が %1$@（行 %2$@）",
+                localized(
+                    format: "%1$@ never reloaded with the exact height (rows %2$@)",
+                    ja: "正確な高さでリロードされなかった行が %1$@（行 %2$@）",
                     localized(count: missing.count, "%d row", "%d rows", ja: "%d 行"), rowsText(missing))
-                + (finished ? "" : localized(format: "; measureRows() had not returned after %d s", ja: "。%d 秒たっても measureRows() が戻りませんでした", Int(runSeconds)))
+                + (finished
+                    ? ""
+                    : localized(
+                        format: "; measureRows() had not returned after %d s", ja: "。%d 秒たっても measureRows() が戻りませんでした",
+                        Int(runSeconds)))
         } else if let row = finalWrong.first {
-            got = localized(format: "at the end row %1$d answers %2$@, its cell %3$@", ja: "最後に行 %1$d が答えたのは %2$@、セルでは %3$@", row, pt(finalAnswers[row]), pt(exact[row]))
+            got = localized(
+                format: "at the end row %1$d answers %2$@, its cell %3$@", ja: "最後に行 %1$d が答えたのは %2$@、セルでは %3$@", row,
+                pt(finalAnswers[row]), pt(exact[row]))
         } else {
-            got = localized(format: "all %d rows reloaded on main with their exact heights", ja: "%d 行すべてがメインスレッドで正確な高さにリロードされました", exact.count)
+            got = localized(
+                format: "all %d rows reloaded on main with their exact heights", ja: "%d 行すべてがメインスレッドで正確な高さにリロードされました",
+                exact.count)
         }
-        return CheckResult(name: "every row gets its exact height, reloaded on main", ja: "どの行も正確な高さになり、メインスレッドでリロードされる",
-            passed: wrong == nil && offMain == 0 && missing.isEmpty && finalWrong.isEmpty,
-            expected: localized(format: "reloadRows on the main thread for every row, which then answers the sizing cell's height (row 0: %1$@, not the estimate %2$@)", ja: "すべての行についてメインスレッドで reloadRows を呼び、その行はサイズ計算用セルの高さを答える（行 0 なら見積もりの %2$@ ではなく %1$@）",
-                pt(exact[0]), pt(estimate)),
-            got: got, hint: 4)
+        return exactHeights.result(wrong == nil && offMain == 0 && missing.isEmpty && finalWrong.isEmpty, got: got)
     }
 
     /// What one cancelled run showed.
@@ -207,25 +263,36 @@ public enum Exercise07aChecks {
             let at =
                 reached
                 ? localized(format: "cancelled at the %@ measurement: ", ja: "%@の計測でキャンセル: ", ordinal(holdAt + 1))
-                : localized(format: "to be cancelled at the %@ measurement: ", ja: "%@の計測でキャンセルする予定: ", ordinal(holdAt + 1))
+                : localized(
+                    format: "to be cancelled at the %@ measurement: ", ja: "%@の計測でキャンセルする予定: ", ordinal(holdAt + 1))
             guard reached else {
                 return at
                     + (returnedEarly && measuredBefore == 0
-                        ? localized("measureRows() returned without measuring a row", ja: "measureRows() が 1 行も測らずに戻りました")
+                        ? localized(
+                            "measureRows() returned without measuring a row", ja: "measureRows() が 1 行も測らずに戻りました")
                         : returnedEarly
-                            ? localized(format: "measureRows() had measured %@ and returned before the main thread could run, so the cancel came when all was done: measure off the main thread", ja: "measureRows() が %@ を測り、メインスレッドが動ける前に戻ったので、キャンセルは全部終わってから届きました。メインスレッドの外で測ってください",
+                            ? localized(
+                                format:
+                                    "measureRows() had measured %@ and returned before the main thread could run, so the cancel came when all was done: measure off the main thread",
+                                ja: "measureRows() が %@ を測り、メインスレッドが動ける前に戻ったので、キャンセルは全部終わってから届きました。メインスレッドの外で測ってください",
                                 localized(count: measuredBefore, "%d row", "%d rows", ja: "%d 行"))
-                            : localized(format: "the %1$@ measurement off the main thread did not come within %2$d s (%3$@ measured)", ja: "メインスレッドの外での %1$@ の計測が %2$d 秒以内に来ませんでした（測ったのは %3$@）",
+                            : localized(
+                                format:
+                                    "the %1$@ measurement off the main thread did not come within %2$d s (%3$@ measured)",
+                                ja: "メインスレッドの外での %1$@ の計測が %2$d 秒以内に来ませんでした（測ったのは %3$@）",
                                 ordinal(holdAt + 1), Int(reachSeconds),
                                 localized(count: measuredBefore, "%d row", "%d rows", ja: "%d 行")))
             }
             return at
-                + localized(format: "%1$@ measured after it, %2$@ reloaded; %3$@", ja: "そのあとに測ったのが %1$@、リロードしたのが %2$@。%3$@",
+                + localized(
+                    format: "%1$@ measured after it, %2$@ reloaded; %3$@", ja: "そのあとに測ったのが %1$@、リロードしたのが %2$@。%3$@",
                     localized(count: lateMeasurements, "%d row", "%d rows", ja: "%d 行"),
                     localized(count: lateReloads, "%d row", "%d rows", ja: "%d 行"),
                     stopped
                         ? localized("measureRows() returned", ja: "measureRows() は戻りました")
-                        : localized(format: "measureRows() had not returned after %d s", ja: "%d 秒たっても measureRows() が戻りませんでした", Int(stopSeconds)))
+                        : localized(
+                            format: "measureRows() had not returned after %d s", ja: "%d 秒たっても measureRows() が戻りませんでした",
+                            Int(stopSeconds)))
         }
     }
 
@@ -261,10 +328,7 @@ public enum Exercise07aChecks {
     static func cancelCheck(_ make: MakeProvider) -> CheckResult {
         let outcomes = holdPoints.map { cancelRun(make, holdAt: $0) }
         let failed = outcomes.first { !$0.passed }
-        return CheckResult(name: "a cancelled run measures and shows nothing more", ja: "キャンセルされた実行は、それ以上測らず、表示もしない",
-            passed: failed == nil,
-            expected: localized(format: "cancelled while the %1$@ (then, in a new run, the %2$@) row is being measured: measureRows() returns, no reloadRows after the cancel, and no more rows measured (at most one per task measuring at that moment)", ja: "%1$@（新しい実行では %2$@）の行を測っている最中にキャンセルすると、measureRows() は戻り、キャンセルのあとには reloadRows を呼ばず、新しい行も測らない（その時点で測っていたタスクごとに 1 行までは許す）",
-                ordinal(holdPoints[0] + 1), ordinal(holdPoints[1] + 1)),
-            got: failed?.text ?? outcomes.map(\.text).joined(separator: "; "), hint: 5)
+        return stopsWhenCancelled.result(
+            failed == nil, got: failed?.text ?? outcomes.map(\.text).joined(separator: "; "))
     }
 }

@@ -2,56 +2,6 @@ import ExerciseChecks
 import Foundation
 import WorkshopCore
 
-/// Exercise R2's avatar service: a fake network call per fetch that suspends the calling task
-/// for `latency` seconds. Each fetch of a name answers a new version of its avatar ("aiko#1",
-/// then "aiko#2"), so two fetches of one name can be told apart, and it counts the fetches.
-public struct AvatarLoader: Sendable {
-    public struct Unavailable: Error, Sendable {}
-
-    let latency: Double
-    /// The name whose first fetch fails.
-    let failingOnce: String?
-    /// Fetches so far, per name. A lock, not an actor: counting must add no suspension point
-    /// of its own (the bug this exercise is about lives at suspension points).
-    let fetches = Locked<[String: Int]>([:])
-    /// Callers that asked the cache so far, and how many are coming. No fetch answers before
-    /// they all have asked (or, once, `arrivalTimeout` passed): a cache that lets a second
-    /// caller start a second fetch shows it however slow the machine.
-    let arrivals = Locked((asked: 0, expected: 0))
-    let allAsked = AsyncGate()
-    static let arrivalTimeout = 1.0
-
-    init(latency: Double, failingOnce: String? = nil, callers: Int = 0) {
-        self.latency = latency
-        self.failingOnce = failingOnce
-        arrivals.withLock { $0.expected = callers }
-        if callers == 0 { allAsked.open() }
-    }
-
-    /// A caller is about to ask the cache.
-    func arrive() {
-        let all = arrivals.withLock { counts -> Bool in
-            counts.asked += 1
-            return counts.asked >= counts.expected
-        }
-        if all { allAsked.open() }
-    }
-
-    /// The avatar of `name`, after a network-like wait.
-    public func fetch(_ name: String) async throws -> String {
-        let number = fetches.withLock { counts in
-            counts[name, default: 0] += 1
-            return counts[name] ?? 0
-        }
-        if try await !allAsked.wait(timeout: Self.arrivalTimeout) { allAsked.open() }
-        try await Task.sleep(nanoseconds: UInt64(latency * 1e9))
-        if name == failingOnce && number == 1 { throw Unavailable() }
-        return "\(name)#\(number)"
-    }
-
-    var counts: [String: Int] { fetches.current }
-}
-
 /// The checks of exercise R2 (Exercises/R2-actor-reentrancy): a cache actor whose state is
 /// checked before an `await` and written after it.
 public enum ExerciseR2Checks {
@@ -62,6 +12,26 @@ public enum ExerciseR2Checks {
     public static let names = ["aiko", "ben", "chiyo"]
     public static let callersPerName = 4
     public static let latency = 0.05
+    static var callers: Int { callersPerName * names.count }
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let fetchedOnce = Check(
+        "each avatar is fetched once, however many ask at once", ja: "同時にいくつ頼まれても、どのアバターも取得は 1 回",
+        wanted: "\(callers) callers at once, \(callersPerName) per name: each name fetched 1 time",
+        ja: "同時に \(callers) の呼び出し、名前ごとに \(callersPerName): どの名前も取得は 1 回", hint: 2)
+    static let sameAvatar = Check(
+        "everyone asking for a name gets the same avatar", ja: "同じ名前を頼んだ全員が同じアバターを受け取る",
+        wanted: "the \(callersPerName) callers of a name all get one avatar (aiko#1 for aiko)",
+        ja: "ある名前の \(callersPerName) つの呼び出しが、全員 1 つのアバターを受け取る（aiko なら aiko#1）", hint: 1)
+    static let cachedCostsNothing = Check(
+        "a cached avatar costs no fetch", ja: "キャッシュ済みのアバターは取得なしで返る",
+        wanted: "asked again once all are in: each name's kept avatar, and no more fetches",
+        ja: "全部そろってからもう一度頼むと、どの名前も覚えておいたアバターが返り、取得は増えない", hint: 3)
+    static let failureNotKept = Check(
+        "a failed fetch is not kept: the next ask fetches again", ja: "失敗した取得は覚えず、次に頼まれたらまた取得する",
+        wanted: "after the first fetch of ghost failed, the next ask fetches again and gets ghost#2",
+        ja: "ghost の 1 回目の取得が失敗したあと、次に頼むと取得し直して ghost#2 を受け取る", hint: 4)
+    public static let all = [fetchedOnce, sameAvatar, cachedCostsNothing, failureNotKept]
 
     /// Every name asked for by `callersPerName` tasks at once; the answers by name.
     static func askAtOnce(_ avatar: @escaping Avatar, names: [String], loader: AvatarLoader) async -> [String: [String]]
@@ -96,7 +66,6 @@ public enum ExerciseR2Checks {
         let avatar = makeCache(loader)
         let answers = await askAtOnce(avatar, names: names, loader: loader)
         let fetchedAtOnce = loader.counts
-        let callers = callersPerName * names.count
         // Everyone asking for a name got the same avatar: the one and only fetch's.
         let split = names.filter { Set(answers[$0] ?? []).count != 1 }
 
@@ -120,29 +89,23 @@ public enum ExerciseR2Checks {
             retried = localized(format: "error: %@", ja: "エラー:「%@」", "\(error)")
         }
         return [
-            CheckResult(name: "each avatar is fetched once, however many ask at once", ja: "同時にいくつ頼まれても、どのアバターも取得は 1 回",
-                passed: names.allSatisfy { fetchedAtOnce[$0] == 1 },
-                expected: localized(format: "%1$d callers at once, %2$d per name: each name fetched 1 time", ja: "同時に %1$d の呼び出し、名前ごとに %2$d: どの名前も取得は 1 回", callers, callersPerName),
-                got: describe(fetchedAtOnce, names), hint: 2),
-            CheckResult(name: "everyone asking for a name gets the same avatar", ja: "同じ名前を頼んだ全員が同じアバターを受け取る",
-                passed: split.isEmpty,
-                expected: localized(format: "the %d callers of a name all get one avatar (aiko#1 for aiko)", ja: "ある名前の %d つの呼び出しが、全員 1 つのアバターを受け取る（aiko なら aiko#1）", callersPerName),
+            fetchedOnce.result(names.allSatisfy { fetchedAtOnce[$0] == 1 }, got: describe(fetchedAtOnce, names)),
+            sameAvatar.result(
+                split.isEmpty,
                 got: split.isEmpty
                     ? localized("one avatar per name", ja: "どの名前もアバターは 1 つでした")
                     : split.map { "\($0): \(Set(answers[$0] ?? []).sorted().joined(separator: ", "))" }
-                        .joined(separator: "; "), hint: 1),
-            CheckResult(name: "a cached avatar costs no fetch", ja: "キャッシュ済みのアバターは取得なしで返る",
-                passed: fetchedAgain == fetchedAtOnce && keptOne,
-                expected: localized("asked again once all are in: each name's kept avatar, and no more fetches", ja: "全部そろってからもう一度頼むと、どの名前も覚えておいたアバターが返り、取得は増えない"),
+                        .joined(separator: "; ")),
+            cachedCostsNothing.result(
+                fetchedAgain == fetchedAtOnce && keptOne,
                 got: fetchedAgain != fetchedAtOnce
                     ? localized(format: "fetched again: %@", ja: "また取得しました: %@", describe(fetchedAgain, names))
                     : (keptOne
-                        ? localized("no more fetches", ja: "取得は増えていません") : localized(format: "not one avatar per name: %@", ja: "名前ごとのアバターが 1 つではありません: %@", "\(again)")),
-                hint: 3),
-            CheckResult(name: "a failed fetch is not kept: the next ask fetches again", ja: "失敗した取得は覚えず、次に頼まれたらまた取得する",
-                passed: retried == "ghost#2",
-                expected: localized("after the first fetch of ghost failed, the next ask fetches again and gets ghost#2", ja: "ghost の 1 回目の取得が失敗したあと、次に頼むと取得し直して ghost#2 を受け取る"),
-                got: localized(format: "it got %@", ja: "受け取ったのは %@", retried), hint: 4),
+                        ? localized("no more fetches", ja: "取得は増えていません")
+                        : localized(format: "not one avatar per name: %@", ja: "名前ごとのアバターが 1 つではありません: %@", "\(again)"))
+            ),
+            failureNotKept.result(
+                retried == "ghost#2", got: localized(format: "it got %@", ja: "受け取ったのは %@", retried)),
         ]
     }
 }

@@ -15,11 +15,6 @@ public enum ExerciseR3Checks {
     public static let icons = ["a", "b", "c", "d", "e", "f", "g", "h"]
     public static let cellsPerIcon = 5
 
-    static let attributesCheck = "no @unchecked Sendable and no nonisolated(unsafe) in the file"
-    static let resultsCheck = "each icon is fetched once and every caller gets it (plain run)"
-    static let raceCheck = "no data race under the thread sanitizer"
-    static let mainActorCheck = "every caller is called back on the main actor, no fetch runs there"
-
     /// The first half of the workload's line when all went right.
     static var expectedResults: String {
         let callers = icons.count * (cellsPerIcon + 1)
@@ -27,6 +22,27 @@ public enum ExerciseR3Checks {
             + "; \(callers) of \(callers) callers got their icon; \(callers) callbacks; 0 requests active"
     }
     static let expectedPlaces = "0 callbacks off the main actor; 0 fetches on the main actor"
+
+    // The checks, in the order they report: each declared once, in both languages. The
+    // workload's lines are its own words, quoted as `quoted` quotes them (「」 in Japanese).
+    static let attributesCheck = Check(
+        "no @unchecked Sendable and no nonisolated(unsafe) in the file",
+        ja: "ファイルに @unchecked Sendable も nonisolated(unsafe) もない",
+        wanted: "neither attribute in the code of \(file) (comments may name them)",
+        ja: "\(file) のコードにどちらの属性もない（コメントの中は構いません）", hint: 1)
+    static let resultsCheck = Check(
+        "each icon is fetched once and every caller gets it (plain run)",
+        ja: "どのアイコンも取得は 1 回で、呼び出し元の全員が受け取る（通常の実行）",
+        wanted: expectedResults, ja: "「\(expectedResults)」", hint: 4)
+    static let raceCheck = Check(
+        "no data race under the thread sanitizer", ja: "スレッドサニタイザでデータ競合が出ない",
+        wanted: "no ThreadSanitizer warning, and \(expectedResults)",
+        ja: "ThreadSanitizer の警告がなく、「\(expectedResults)」", hint: 2)
+    static let mainActorCheck = Check(
+        "every caller is called back on the main actor, no fetch runs there",
+        ja: "どの呼び出し元にもメインアクターでコールバックし、そこでは取得を実行しない",
+        wanted: expectedPlaces, ja: "「\(expectedPlaces)」", hint: 3)
+    public static let all = [attributesCheck, resultsCheck, raceCheck, mainActorCheck]
 
     /// Runs the checks from the driver: `source` is the learner's file as checked.
     public static func run(source: String?) -> [CheckResult] {
@@ -43,14 +59,12 @@ public enum ExerciseR3Checks {
 
         var results = [attributes(in: source)]
         results.append(
-            CheckResult(
-                name: resultsCheck, passed: plainRun.results == expectedResults, expected: quoted(expectedResults),
-                got: plainRun.results.map(quoted) ?? plainRun.problem, hint: 4))
+            resultsCheck.result(
+                plainRun.results == expectedResults, got: plainRun.results.map(quoted) ?? plainRun.problem))
         results.append(raceResult(sanitized, sanitizedRun))
         results.append(
-            CheckResult(
-                name: mainActorCheck, passed: plainRun.places == expectedPlaces, expected: quoted(expectedPlaces),
-                got: plainRun.places.map(quoted) ?? plainRun.problem, hint: 3))
+            mainActorCheck.result(
+                plainRun.places == expectedPlaces, got: plainRun.places.map(quoted) ?? plainRun.problem))
         return results
     }
 
@@ -59,17 +73,18 @@ public enum ExerciseR3Checks {
     ) -> CheckResult {
         switch sanitized {
         case .failure(let failure):
-            return CheckResult(
-                name: raceCheck, passed: false, expected: localized("a build with -sanitize=thread", ja: "-sanitize=thread 付きのビルド"),
-                got: failure.description,
-                hint: 2)
+            // What it wants here is the build itself, which was not made.
+            return raceCheck.result(
+                false, wanted: localized("a build with -sanitize=thread", ja: "-sanitize=thread 付きのビルド"),
+                got: failure.description)
         case .success:
-            let run = run ?? WorkloadRun(outcome: nil, line: nil, problem: localized("no sanitized run", ja: "サニタイザ付きの実行がありません"))
+            let run =
+                run
+                ?? WorkloadRun(outcome: nil, line: nil, problem: localized("no sanitized run", ja: "サニタイザ付きの実行がありません"))
             let report = TSanReport(run.outcome?.stderr ?? "")
-            return CheckResult(
-                name: raceCheck, passed: report.races == 0 && run.results == expectedResults,
-                expected: localized(format: "no ThreadSanitizer warning, and %@", ja: "ThreadSanitizer の警告がなく、%@", quoted(expectedResults)),
-                got: report.races > 0 ? quoted(report.summary) : (run.results.map(quoted) ?? run.problem), hint: 2)
+            return raceCheck.result(
+                report.races == 0 && run.results == expectedResults,
+                got: report.races > 0 ? quoted(report.summary) : (run.results.map(quoted) ?? run.problem))
         }
     }
 
@@ -78,20 +93,18 @@ public enum ExerciseR3Checks {
     /// The check reads the code, not the comments: the shipped file's comments name both
     /// attributes, and a learner who keeps them has still removed the attributes.
     static func attributes(in source: String?) -> CheckResult {
-        let expected = localized(format: "neither attribute in the code of %@ (comments may name them)", ja: "%@ のコードにどちらの属性もない（コメントの中は構いません）", file)
         guard let source else {
-            return CheckResult(
-                name: attributesCheck, passed: false, expected: expected,
-                got: localized(format: "the check was given no copy of %@ to read", ja: "チェックに %@ の写しが渡されませんでした", file), hint: 1)
+            return attributesCheck.result(
+                false,
+                got: localized(format: "the check was given no copy of %@ to read", ja: "チェックに %@ の写しが渡されませんでした", file))
         }
         let found = forbiddenLines(in: source)
-        return CheckResult(
-            name: attributesCheck, passed: found.isEmpty, expected: expected,
+        return attributesCheck.result(
+            found.isEmpty,
             got: found.isEmpty
                 ? localized("neither", ja: "どちらもありません")
                 : found.prefix(2).map(quoted).joined(separator: "; ")
-                    + (found.count > 2 ? localized(format: " (and %d more)", ja: "（ほかに %d 件）", found.count - 2) : ""),
-            hint: 1)
+                    + (found.count > 2 ? localized(format: " (and %d more)", ja: "（ほかに %d 件）", found.count - 2) : ""))
     }
 
     /// "IconLoader.swift:16: public final class IconLoader: @unchecked Sendable {" for each code

@@ -134,6 +134,8 @@ func workload() async -> String {
     if CommandLine.arguments.contains("--workload") {
         FileHandle.standardOutput.write(Data((await workload() + "\n").utf8))
     } else {
-        ExerciseDriver.report(ExerciseR3Checks.run(source: ExerciseDriver.source("IconLoader.swift")))
+        ExerciseDriver.run(ExerciseR3Checks.all) {
+            ExerciseR3Checks.run(source: ExerciseDriver.source("IconLoader.swift"))
+        }
     }
 #endif

@@ -1,5 +1,8 @@
-import ExerciseChecks
 import Dispatch
+// What exercise 07a's file codes against: the table and its sizing cells, as the app gives
+// them (and the log they keep for the checks). Compiled with your file, the checks and the
+// driver (and seen by your editor through ../compile_flags.txt).
+import ExerciseChecks
 import Foundation
 import Lesson07Kit
 import WorkshopCore
