@@ -110,11 +110,23 @@ public enum ExerciseCatalog {
         return (exercises, problems)
     }
 
-    /// The exercise whose id is `id`, ignoring case and a missing leading zero ("9" finds "09",
-    /// "9a" finds "09a").
-    public static func exercise(id: String) -> Exercise? {
-        let wanted = id.prefix { $0.isNumber }.count == 1 ? "0" + id : id
+    /// The exercise `text` names: its id, ignoring case and a missing leading zero ("9" finds
+    /// "09", "9a" finds "09a"), or its folder, as a path may end ("03-icons-off-main",
+    /// "Exercises/03-icons-off-main/", "./03-icons-off-main").
+    public static func exercise(id text: String) -> Exercise? {
+        let folder = text.split(separator: "/").last.map(String.init) ?? text
+        if let exercise = exercises.first(where: { $0.folder == folder }) { return exercise }
+        let wanted = text.prefix { $0.isNumber }.count == 1 ? "0" + text : text
         return exercises.first { $0.id.lowercased() == wanted.lowercased() }
+    }
+
+    /// The exercise whose folder holds `path` (a folder or a file, absolute), under `root`.
+    public static func exercise(containing path: String, root: URL) -> Exercise? {
+        let exercisesFolder = root.appendingPathComponent("Exercises").standardizedFileURL.path + "/"
+        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path + "/"
+        guard standardized.hasPrefix(exercisesFolder) else { return nil }
+        let folder = standardized.dropFirst(exercisesFolder.count).split(separator: "/").first.map(String.init)
+        return exercises.first { $0.folder == folder }
     }
 
     /// The ids, comma-separated.

@@ -27,7 +27,7 @@ struct Hint: ParsableCommand {
 
     func run() throws {
         let workspace = Workspace.locate()
-        guard let exercise = exercise ?? workspace.current(progress: workspace.progress()) else {
+        guard let exercise = exercise ?? workspace.meant(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }

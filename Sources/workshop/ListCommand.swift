@@ -46,12 +46,23 @@ struct List: ParsableCommand {
         }
         rows.sort { $0.id < $1.id }
         let header = Text.listHeader
-        let lessonWidth = min(46, rows.map { terminalWidth($0.lesson) }.max() ?? 10)
         let idWidth = rows.map(\.id.count).max() ?? 2
+        // The lesson and the exercise columns share what the terminal's width leaves them
+        // (nothing is cut in a pipe): the longest title when it fits, else each a fair part.
+        let lessonWanted = rows.map { terminalWidth($0.lesson) }.max() ?? 10
+        let titleWanted = states.map { terminalWidth(Text.title($0.exercise)) }.max() ?? 10
+        let statusWidth = 2 + (states.map { terminalWidth(Text.status($0.status)) }.max() ?? 10)
+        let room = (terminalColumns() ?? .max) - (2 + idWidth + 2 + 2 + statusWidth)
+        var lessonWidth = lessonWanted
+        var titleWidth = titleWanted
+        if room < lessonWanted + titleWanted {
+            titleWidth = max(12, min(titleWanted, max(room / 2, room - lessonWanted)))
+            lessonWidth = max(12, min(lessonWanted, room - titleWidth))
+        }
         Style.line(
             Style.dim(
                 "  " + Style.pad(header.id, idWidth) + "  " + Style.pad(header.lesson, lessonWidth) + "  "
-                    + Style.pad(header.exercise, 34) + "  " + header.status))
+                    + Style.pad(header.exercise, titleWidth) + "  " + header.status))
         for row in rows {
             let lesson = truncate(row.lesson, toWidth: lessonWidth)
             let id = Style.pad(row.id, idWidth)
@@ -60,10 +71,10 @@ struct List: ParsableCommand {
                 continue
             }
             let marker = state.exercise.id == current?.id ? Style.bold(">") : " "
-            let name = truncate(Text.title(state.exercise), toWidth: 34)
+            let name = truncate(Text.title(state.exercise), toWidth: titleWidth)
             let note = state.note.map { Style.dim(" (\($0))") } ?? ""
             Style.line(
-                "\(marker) \(id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, 34))  "
+                "\(marker) \(id)  \(Style.pad(lesson, lessonWidth))  \(Style.pad(name, titleWidth))  "
                     + Style.status(state.status) + note)
         }
         Style.line()

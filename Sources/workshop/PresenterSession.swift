@@ -132,11 +132,5 @@ struct PresenterSession {
     }
 
     /// The width to draw in: the terminal's, at most a projector-friendly 100 columns.
-    static var width: Int {
-        var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return min(100, max(40, Int(size.ws_col)))
-        }
-        return 100
-    }
+    static var width: Int { terminalColumns().map { min(100, max(40, $0)) } ?? 100 }
 }

@@ -27,12 +27,18 @@ struct Reset: ParsableCommand {
 
     func validate() throws {
         if all && exercise != nil { throw ValidationError(localized("name one exercise or pass --all, not both")) }
-        if !all && exercise == nil {
+        // Inside an exercise's folder, no id means that exercise.
+        if !all && exercise == nil && Self.here == nil {
             throw ValidationError(
                 localized(
                     format: "which exercise? e.g. `workshop reset %@`, or `workshop reset --all`",
                     ExerciseCatalog.exercises.first?.id ?? "NN"))
         }
+    }
+
+    /// The exercise whose folder the command runs in, if any.
+    static var here: Exercise? {
+        ExerciseCatalog.exercise(containing: FileManager.default.currentDirectoryPath, root: Workspace.locate().root)
     }
 
     /// One file to put back: the learner's version (nil when missing) and the copy as shipped.
@@ -46,7 +52,7 @@ struct Reset: ParsableCommand {
 
     func run() throws {
         let workspace = Workspace.locate()
-        let exercises = exercise.map { [$0] } ?? ExerciseCatalog.exercises
+        let exercises = all ? ExerciseCatalog.exercises : (exercise ?? Self.here).map { [$0] } ?? []
         var changes: [Change] = []
         for exercise in exercises {
             let shipped: [String: Data]

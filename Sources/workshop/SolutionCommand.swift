@@ -30,7 +30,7 @@ struct Solution: ParsableCommand {
         var workspace = Workspace.locate()
         // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
         if let exercise { workspace.rebuildSkips = [exercise.id] }
-        guard let exercise = exercise ?? workspace.current(progress: workspace.progress()) else {
+        guard let exercise = exercise ?? workspace.meant(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }

@@ -49,7 +49,7 @@ struct Watch: ParsableCommand {
         // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
         if let exercise { workspace.rebuildSkips = [exercise.id] }
         let deadline = maxSeconds > 0 ? Date(timeIntervalSinceNow: maxSeconds) : .distantFuture
-        guard var current = exercise ?? workspace.current(progress: workspace.progress()) else {
+        guard var current = exercise ?? workspace.meant(progress: workspace.progress()) else {
             Style.line(List.next(nil))
             return
         }

@@ -182,6 +182,13 @@ struct Workspace {
         return State(exercise: exercise, status: .failing, note: note)
     }
 
+    /// The exercise a command without one means: the folder's, inside an exercise's folder
+    /// (`cd Exercises/03-icons-off-main && swift run workshop check`), else the current one.
+    func meant(progress: Progress) -> Exercise? {
+        ExerciseCatalog.exercise(containing: FileManager.default.currentDirectoryPath, root: root)
+            ?? current(progress: progress)
+    }
+
     /// The current exercise: the one last checked, hinted, watched or started; before any of
     /// that, the first one not done.
     func current(progress: Progress) -> Exercise? {

@@ -16,6 +16,16 @@ public enum ScreenOutput: Sendable, Equatable {
     }
 }
 
+/// The width of the terminal stdout draws on, in cells: the terminal's own (asked with
+/// TIOCGWINSZ), else `COLUMNS`, else nil (a pipe or a file: no width to fit).
+public func terminalColumns() -> Int? {
+    var size = winsize()
+    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+        return Int(size.ws_col)
+    }
+    return Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil }
+}
+
 /// Writes to stdout and flushes at once, so output interleaves correctly with timing.
 public func say(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
