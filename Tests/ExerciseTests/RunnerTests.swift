@@ -109,3 +109,31 @@ final class RunnerStatesTests: XCTestCase {
         XCTAssertEqual(first.results.map(\.name), second.results.map(\.name))
     }
 }
+
+/// A ThreadSanitizer report as a check shows it (the data-race exercises): counted, and its
+/// first report in one line, with the names demangled into Swift.
+final class TSanReportTests: XCTestCase {
+    func testTheSanitizerReportIsReadInOneLine() {
+        let stderr = """
+            ==================
+            WARNING: ThreadSanitizer: Swift access race (pid=20072)
+              Modifying access of Swift variable at 0x720800001030 by thread T3:
+                #0 $s10ExerciseR114RequestCounterC6recordyySSF Exercises/NN-name/RequestCounter.swift (exerciseR1+0x100ebb) (BuildId: fa4c)
+                #1 $s10ExerciseR18workloadSSyYaFyScGyytGzYaXEfU_yyYacfU_TY0_ main.o (exerciseR1+0xff795)
+
+              Previous read of size 8 at 0x720800001030 by main thread:
+                #0 $s10ExerciseR114RequestCounterC5totalSivg <null> (exerciseR1+0x100ebb) (BuildId: fa4c)
+
+            SUMMARY: ThreadSanitizer: Swift access race in $s10ExerciseR114RequestCounterC6recordyySSF
+            ==================
+            WARNING: ThreadSanitizer: data race (pid=20072)
+            """
+        let report = TSanReport(stderr)
+        XCTAssertEqual(report.races, 2)
+        XCTAssertEqual(
+            report.summary,
+            "Swift access race: Modifying access by thread T3 in RequestCounter.record(_:); "
+                + "Previous read by main thread in RequestCounter.total.getter (and 1 more report)")
+        XCTAssertEqual(TSanReport("all fine\n").races, 0)
+    }
+}

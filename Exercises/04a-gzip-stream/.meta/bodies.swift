@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 
 /// The bodies exercise 04a's checks decode, and the ways they cut them into chunks. All of it
 /// is seeded, so a failure names a split that fails again on the next run.
@@ -27,9 +28,36 @@ enum GzipBodies {
         return Array(text.utf8)
     }
 
-    /// The lines of `body`, without their "\n": the records a reader must hand over.
+    /// The lines of `body`, without their "\n": the records a reader must hand over. An empty
+    /// line is a record too (an empty one); the "\n" that ends the body starts no line.
     static func lines(of body: [UInt8]) -> [String] {
-        body.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+        var lines = body.split(separator: newline, omittingEmptySubsequences: false)
+        if body.last == newline { lines.removeLast() }
+        return lines.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static let newline = UInt8(ascii: "\n")
+
+    /// The first 200 records of `records()` with empty lines among them: the first line, one
+    /// after every 25th record (so the last line too), and two in a row after the 100th.
+    static func recordsWithEmptyLines() -> [UInt8] {
+        var bytes = [newline]
+        for (index, line) in lines(of: records()).prefix(200).enumerated() {
+            bytes += Array(line.utf8) + [newline]
+            if index % 25 == 24 { bytes.append(newline) }
+            if index == 99 { bytes.append(newline) }
+        }
+        return bytes
+    }
+
+    /// Text a server wrote after the gzip body it sent (a debug footer): not a gzip member.
+    static let afterTrailer = Array("<!-- served in 0.012 s -->\n".utf8)
+
+    /// `body` as two gzip members, cut in the middle of a line (RFC 1952: a gzip file is a
+    /// series of members; one after the other, decoded, they are the body again).
+    static func twoMembers(_ body: [UInt8]) throws -> [[UInt8]] {
+        let cut = body.count / 2
+        return [try Gzip.compress(Array(body[..<cut])), try Gzip.compress(Array(body[cut...]))]
     }
 
     /// 1.5 MB of random hex, 64 characters a line: gzip saves about half, so the compressed body

@@ -24,7 +24,9 @@ struct GzipSoFar {
 
     var describe: String {
         error.map { localized(format: "append threw: %@", ja: "append がエラーを投げました:「%@」", $0) }
-            ?? localized(format: "append returned %@ so far", ja: "ここまでに append が返したのは %@", localized(count: count, "%d byte", "%d bytes", ja: "%d バイト"))
+            ?? localized(
+                format: "append returned %@ so far", ja: "ここまでに append が返したのは %@",
+                localized(count: count, "%d byte", "%d bytes", ja: "%d バイト"))
     }
 }
 
@@ -41,10 +43,13 @@ struct GzipHeld {
     var describe: String {
         let held =
             largest > Exercise04aChecks.heldLimit
-            ? localized(format: "at most %1$d bytes stored (%2$d after chunk %3$d of %4$d)", ja: "持っていたのは最大 %1$d バイト（%4$d チャンク中 %3$d 個目のあとで %2$d バイト）", largest, largest, atChunk + 1,
+            ? localized(
+                format: "at most %1$d bytes stored (%2$d after chunk %3$d of %4$d)",
+                ja: "持っていたのは最大 %1$d バイト（%4$d チャンク中 %3$d 個目のあとで %2$d バイト）", largest, largest, atChunk + 1,
                 chunks)
             : localized(format: "at most %d bytes stored", ja: "持っていたのは最大 %d バイト", largest)
-        return localized(format: "%1$@, and %2$@", ja: "%1$@。結果は%2$@", held, Exercise04aChecks.describe(outcome, wanted: wanted))
+        return localized(
+            format: "%1$@, and %2$@", ja: "%1$@。結果は%2$@", held, Exercise04aChecks.describe(outcome, wanted: wanted))
     }
 }
 
@@ -85,31 +90,50 @@ struct GzipReadOutcome {
         let handed = localized(count: got.count, "%d record", "%d records", ja: "レコード %d 件")
         var text = localized(format: "%@ handed over", ja: "渡したのは%@", handed)
         if let firstWrong {
-            text = localized(format: "%1$@ handed over, record %2$d is \"%3$@\" (not a line of the body)", ja: "渡したのは%1$@で、%2$d 件目が「%3$@」（ボディの行ではありません）", handed, firstWrong + 1,
+            text = localized(
+                format: "%1$@ handed over, record %2$d is \"%3$@\" (not a line of the body)",
+                ja: "渡したのは%1$@で、%2$d 件目が「%3$@」（ボディの行ではありません）", handed, firstWrong + 1,
                 got[firstWrong])
         } else if got.count < lines.count && error == nil {
             text = localized(format: "%1$@ handed over of %2$d", ja: "渡したのは %2$d 件中の%1$@", handed, lines.count)
         }
-        return text + (error.map { localized(format: ", then it threw: %@", ja: "。そのあとエラーを投げました:「%@」", $0) } ?? localized(", and no error", ja: "。エラーはありませんでした"))
+        return text
+            + (error.map { localized(format: ", then it threw: %@", ja: "。そのあとエラーを投げました:「%@」", $0) }
+                ?? localized(", and no error", ja: "。エラーはありませんでした"))
+    }
+
+    /// For a body with empty lines: how many records came, how many of them empty, for how many lines.
+    func describeEmpty(wanted lines: [String]) -> String {
+        let handed = localized(count: records.count, "%d record", "%d records", ja: "レコード %d 件")
+        return localized(
+            format: "%1$@ handed over, %2$d of them empty, for %3$d lines, %4$d of them empty",
+            ja: "%3$d 行（うち空の行 %4$d 行）に対して、渡したのは%1$@（うち空のレコード %2$d 件）", handed,
+            records.filter(\.isEmpty).count, lines.count, lines.filter(\.isEmpty).count)
+            + (error.map { localized(format: ", then it threw: %@", ja: "。そのあとエラーを投げました:「%@」", $0) } ?? "")
     }
 
     func describeFirst(of chunks: Int, wanted lines: [String]) -> String {
         guard let pulls = pullsBeforeFirstRecord else {
             return localized(format: "no record at all; %@", ja: "レコードが 1 件もありません。%@", describe(wanted: lines))
         }
-        return localized(format: "the first record after %1$d of %2$d chunks", ja: "最初のレコードは %2$d チャンク中 %1$d 個目のあと", pulls, chunks)
+        return localized(
+            format: "the first record after %1$d of %2$d chunks", ja: "最初のレコードは %2$d チャンク中 %1$d 個目のあと", pulls, chunks)
             + (records == lines
-                ? localized(format: ", then all %d", ja: "。そのあと %d 件すべて", lines.count) : localized(format: "; %@", ja: "。%@", describe(wanted: lines)))
+                ? localized(format: ", then all %d", ja: "。そのあと %d 件すべて", lines.count)
+                : localized(format: "; %@", ja: "。%@", describe(wanted: lines)))
     }
 }
 
 extension Exercise04aChecks {
     static func describe(_ decoded: GzipDecoded, wanted body: [UInt8]) -> String {
         switch decoded {
-        case .success(let bytes) where bytes == body: localized(format: "the body (%d bytes)", ja: "ボディ（%d バイト）", bytes.count)
+        case .success(let bytes) where bytes == body:
+            localized(format: "the body (%d bytes)", ja: "ボディ（%d バイト）", bytes.count)
         case .success(let bytes):
             bytes.count < body.count && body.starts(with: bytes)
-                ? localized(format: "%1$d bytes that are not the body (its first %2$d bytes)", ja: "ボディではない %1$d バイト（ボディの最初の %2$d バイト）", bytes.count, bytes.count)
+                ? localized(
+                    format: "%1$d bytes that are not the body (its first %2$d bytes)",
+                    ja: "ボディではない %1$d バイト（ボディの最初の %2$d バイト）", bytes.count, bytes.count)
                 : localized(format: "%d bytes that are not the body", ja: "ボディではない %d バイト", bytes.count)
         case .failure(let error): localized(format: "threw: %@", ja: "エラーを投げました:「%@」", error.text)
         }

@@ -11,6 +11,33 @@ public enum Exercise05Checks {
     public static let products = 2_000
     public static let orders = 1_500
 
+    /// Orders of which some name products the database does not have (codes past `products`),
+    /// and the first of those: the order the unknown-product check wants named.
+    static let unknownOrders = CatalogAPI.orders(count: 40, products: products + 1_000)
+    static let firstUnknown: OrderRecord? = {
+        let codes = Set(CatalogAPI.products(count: products).map(\.code))
+        return unknownOrders.first { !codes.contains($0.productCode) }
+    }()
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let everyOrder = Check(
+        "every order gets its own product", ja: "どの注文にも、その注文の商品が付く",
+        wanted: "\(orders) orders, in the records' order, each with the product its record names",
+        ja: "注文 \(orders) 件が、レコードと同じ順で、それぞれレコードが指す商品付きで返る", hint: 3)
+    static let oneQuery = Check(
+        "one query, however many orders", ja: "注文がいくつあってもクエリは 1 回",
+        wanted: "1 query for \(orders) orders and 1 for 10 orders", ja: "注文 \(orders) 件でクエリ 1 回、注文 10 件でも 1 回", hint: 1)
+    static let unknownProduct = Check(
+        "an unknown product is an error, not a crash", ja: "知らない商品はクラッシュではなくエラーになる",
+        wanted: String(
+            format: "CatalogError.unknownProduct for the first order naming a missing product (order %1$@, %2$@)",
+            firstUnknown.map { "\($0.id)" } ?? "?", firstUnknown?.productCode ?? "?"),
+        ja: String(
+            format: "ない商品を指す最初の注文（注文 %1$@、%2$@）で CatalogError.unknownProduct が投げられる",
+            firstUnknown.map { "\($0.id)" } ?? "?", firstUnknown?.productCode ?? "?"),
+        hint: 4)
+    public static let all = [everyOrder, oneQuery, unknownProduct]
+
     /// Runs every check against `resolve`, on a real SQLite file in a scratch folder.
     public static func run(_ resolve: Resolve) -> [CheckResult] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exercise05-\(UUID().uuidString)")
@@ -21,8 +48,10 @@ public enum Exercise05Checks {
             try ProductTable.create(at: path, products: CatalogAPI.products(count: products))
         } catch {
             return [
-                CheckResult(name: "the products database can be made", ja: "商品データベースを作れる", passed: false,
-                    expected: localized(format: "a SQLite file with %d products", ja: "商品 %d 件の SQLite ファイル", products), got: "\(error)", hint: 1)
+                CheckResult(
+                    name: "the products database can be made", ja: "商品データベースを作れる", passed: false,
+                    expected: localized(format: "a SQLite file with %d products", ja: "商品 %d 件の SQLite ファイル", products),
+                    got: "\(error)", hint: 1)
             ]
         }
         let catalog = Dictionary(uniqueKeysWithValues: CatalogAPI.products(count: products).map { ($0.code, $0) })
@@ -31,7 +60,9 @@ public enum Exercise05Checks {
         }
 
         // 1 and 2: the right orders, with one query, for many orders and for a few.
-        var correct: (passed: Bool, got: String) = (true, localized("every order with its own product", ja: "どの注文にも、その注文の商品が付いています"))
+        var correct: (passed: Bool, got: String) = (
+            true, localized("every order with its own product", ja: "どの注文にも、その注文の商品が付いています")
+        )
         var queries: [Int] = []
         for count in [orders, 10] {
             let records = CatalogAPI.orders(count: count, products: products)
@@ -45,27 +76,36 @@ public enum Exercise05Checks {
                     }
                     correct = (
                         false,
-                        localized(format: "%1$@ for %2$@", ja: "%2$@に対して%1$@", localized(count: resolved.count, "%d order", "%d orders", ja: "注文 %d 件"),
+                        localized(
+                            format: "%1$@ for %2$@", ja: "%2$@に対して%1$@",
+                            localized(count: resolved.count, "%d order", "%d orders", ja: "注文 %d 件"),
                             localized(count: count, "%d record", "%d records", ja: "レコード %d 件")) + (wrong ?? "")
                     )
                 }
             } catch {
                 queries.append(-1)
                 if correct.passed {
-                    correct = (false, localized(format: "threw for %1$d good records: %2$@", ja: "正しいレコード %1$d 件でエラーが投げられました:「%2$@」", count, "\(error)"))
+                    correct = (
+                        false,
+                        localized(
+                            format: "threw for %1$d good records: %2$@", ja: "正しいレコード %1$d 件でエラーが投げられました:「%2$@」", count,
+                            "\(error)")
+                    )
                 }
             }
         }
 
         // 3: an order naming a product the database does not have.
-        let unknown = CatalogAPI.orders(count: 40, products: products + 1_000)
-        guard let firstUnknown = unknown.first(where: { catalog[$0.productCode] == nil }) else { return [] }
+        let unknown = unknownOrders
+        guard let firstUnknown else { return [] }
         var unknownGot = localized("no error", ja: "エラーなし")
         var unknownPassed = false
         do {
             let table = try ProductTable(path: path)
             let resolved = try resolve(unknown, table)
-            unknownGot = localized(format: "no error, %@", ja: "エラーなし、%@", localized(count: resolved.count, "%d order", "%d orders", ja: "注文 %d 件"))
+            unknownGot = localized(
+                format: "no error, %@", ja: "エラーなし、%@",
+                localized(count: resolved.count, "%d order", "%d orders", ja: "注文 %d 件"))
         } catch let error as CatalogError {
             unknownPassed = error == .unknownProduct(code: firstUnknown.productCode, orderID: firstUnknown.id)
             unknownGot = "\(error)"
@@ -74,18 +114,16 @@ public enum Exercise05Checks {
         }
 
         return [
-            CheckResult(name: "every order gets its own product", ja: "どの注文にも、その注文の商品が付く", passed: correct.passed,
-                expected: localized(format: "%d orders, in the records' order, each with the product its record names", ja: "注文 %d 件が、レコードと同じ順で、それぞれレコードが指す商品付きで返る", orders),
-                got: correct.got, hint: 3),
-            CheckResult(name: "one query, however many orders", ja: "注文がいくつあってもクエリは 1 回", passed: queries == [1, 1],
-                expected: localized(format: "1 query for %d orders and 1 for 10 orders", ja: "注文 %d 件でクエリ 1 回、注文 10 件でも 1 回", orders),
-                got: queries.map { $0 < 0 ? localized("an error", ja: "エラー") : localized(count: $0, "%d query", "%d queries", ja: "クエリ %d 回") }
-                    .joined(separator: localized(" and ", ja: "、")),
-                hint: 1),
-            CheckResult(name: "an unknown product is an error, not a crash", ja: "知らない商品はクラッシュではなくエラーになる", passed: unknownPassed,
-                expected: localized(format: "CatalogError.unknownProduct for the first order naming a missing product (order %1$@, %2$@)", ja: "ない商品を指す最初の注文（注文 %1$@、%2$@）で CatalogError.unknownProduct が投げられる",
-                    "\(firstUnknown.id)", firstUnknown.productCode),
-                got: unknownGot, hint: 4),
+            everyOrder.result(correct.passed, got: correct.got),
+            oneQuery.result(
+                queries == [1, 1],
+                got: queries.map {
+                    $0 < 0
+                        ? localized("an error", ja: "エラー")
+                        : localized(count: $0, "%d query", "%d queries", ja: "クエリ %d 回")
+                }
+                .joined(separator: localized(" and ", ja: "、"))),
+            unknownProduct.result(unknownPassed, got: unknownGot),
         ]
     }
 }

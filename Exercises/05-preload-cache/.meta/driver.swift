@@ -2,4 +2,4 @@ import ExerciseChecks
 import Lesson05Kit
 import WorkshopCore
 
-ExerciseDriver.report(Exercise05Checks.run { try OrderResolver.resolve($0, using: $1) })
+ExerciseDriver.run(Exercise05Checks.all) { Exercise05Checks.run { try OrderResolver.resolve($0, using: $1) } }

@@ -8,57 +8,6 @@ import WorkshopServer
     import FoundationNetworking  // URLSession lives here on Linux (built on libcurl)
 #endif
 
-/// Exercise 05a's network: one GET to the check's own fixture server, with If-None-Match when
-/// asked, through `URLSession.answer(for:)`. It keeps nothing: what to keep is the cache's job.
-public struct ImageClient: Sendable {
-    /// What the server answered: a 200 with the image, or a 304 with no body.
-    public struct Response: Sendable {
-        /// A 304 Not Modified: the copy whose ETag was sent is still good. The body is empty.
-        public var notModified: Bool
-        /// The server's validator, to send back as If-None-Match next time.
-        public var etag: String?
-        /// From `Cache-Control: max-age=N`: seconds the answer may be used with no request.
-        public var maxAgeSeconds: Int?
-        public var body: Data
-    }
-
-    let session: URLSession
-    let timeout: Double
-
-    init(timeout: Double) {
-        let configuration = URLSessionConfiguration.ephemeral
-        // No URL cache: the cache is the learner's, and URLSession must pass a 304 through as it is.
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 32
-        self.session = URLSession(configuration: configuration)
-        self.timeout = timeout
-    }
-
-    /// Sends one GET for `url` (with `If-None-Match: etag` when `etag` is given) and waits for the
-    /// answer. Throws for anything but a 200 or a 304: an error status, a timeout, a broken link.
-    public func get(_ url: URL, ifNoneMatch etag: String? = nil) async throws -> Response {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        let answer = await session.answer(for: request)
-        if let error = answer.error {
-            if error is CancellationError { throw error }
-            throw FetchError(urlSessionError: error, url: url.absoluteString, timeout: timeout)
-        }
-        guard let http = answer.response as? HTTPURLResponse else { throw FetchError.notHTTP(url: url.absoluteString) }
-        guard http.statusCode == 200 || http.statusCode == 304 else {
-            throw FetchError.httpStatus(http.statusCode, url: url.absoluteString)
-        }
-        let cacheControl = http.value(forHTTPHeaderField: "Cache-Control")?.lowercased() ?? ""
-        return Response(
-            notModified: http.statusCode == 304, etag: http.value(forHTTPHeaderField: "ETag"),
-            maxAgeSeconds: RevalidatingFetcher.maxAge(cacheControl), body: answer.data ?? Data())
-    }
-
-    func invalidate() { session.finishTasksAndInvalidate() }
-}
-
 /// The cache's clock in the checks: it stands still until the check moves it, so "two minutes
 /// later" takes no time (lesson 05's `RevalidatingFetcher` takes its `now` the same way).
 final class CheckClock: Sendable {
@@ -170,6 +119,41 @@ public enum Exercise05aChecks {
     /// The longest the server holds an answer for its evidence.
     static let holdSeconds = 2.0
 
+    /// The ETag the server sends for the shared image: what a revalidation must send back.
+    static let expectedETag = "\"\(fnv1a(image(shared)))\""
+
+    // The checks, in the order they report: each declared once, in both languages.
+    static let sharedRequest = Check(
+        "\(callers) calls at once for one image send one request", ja: "1 つの画像を同時に \(callers) 回呼んでも、リクエストは 1 回",
+        wanted: "\(callers) calls for \(shared) at once: the server gets 1 request, and all \(callers) get its bytes",
+        ja: "\(shared) を同時に \(callers) 回呼ぶと、サーバに届くリクエストは 1 回で、\(callers) 回とも同じバイト列を受け取る", hint: 3)
+    static let freshNoRequest = Check(
+        "a fresh image costs no request", ja: "新しい画像はリクエストなしで返る",
+        wanted: "30 s later (max-age=\(maxAge)): its bytes from the cache, 0 requests",
+        ja: "30 秒後（max-age=\(maxAge)）: キャッシュからバイト列が返り、リクエストは 0 回", hint: 1)
+    static let staleRevalidated = Check(
+        "a stale image is revalidated: If-None-Match, a 304, the same bytes",
+        ja: "古くなった画像は再検証する: If-None-Match を付け、304 を受けて、同じバイト列を返す",
+        wanted: "120 s later: 1 request with If-None-Match: \(expectedETag), answered 304, and its bytes",
+        ja: "120 秒後: If-None-Match: \(expectedETag) 付きのリクエストが 1 回、答えは 304、同じバイト列が返る", hint: 2)
+    static let maxAgeAgain = Check(
+        "a 304 starts max-age again", ja: "304 を受けたら max-age を数え直す",
+        wanted: "30 s after the 304: its bytes from the cache, 0 requests",
+        ja: "304 の 30 秒後: キャッシュからバイト列が返り、リクエストは 0 回", hint: 2)
+    static let pairTogether = Check(
+        "different images are fetched at the same time", ja: "別々の画像は同時に取得する",
+        wanted:
+            "\(pair.joined(separator: " and ")) asked at once: the server has both requests before it answers either",
+        ja: "\(pair.joined(separator: "、")) を同時に頼むと、サーバはどちらかに答える前に両方のリクエストを受け取っている", hint: 3)
+    static let failureNotKept = Check(
+        "a failed request is not kept: the next call asks again", ja: "失敗したリクエストは覚えず、次の呼び出しでまた取りにいく",
+        wanted:
+            "the first request for \(flaky) gets a 503 and the call throws; the next call sends a new request and gets its bytes",
+        ja: "\(flaky) への最初のリクエストは 503 で、呼び出しはエラーを投げる。次の呼び出しは新しいリクエストを送り、バイト列を受け取る", hint: 3)
+    public static let all = [
+        sharedRequest, freshNoRequest, staleRevalidated, maxAgeAgain, pairTogether, failureNotKept,
+    ]
+
     /// The bytes of image `name`: its own, so a caller that got another image's shows it.
     static func image(_ name: String) -> [UInt8] {
         Array(String(repeating: "image \(name);", count: 64).utf8)
@@ -215,7 +199,8 @@ public enum Exercise05aChecks {
         switch answer {
         case .success(let data):
             Array(data) == image(name)
-                ? localized("its bytes", ja: "その画像のバイト列") : localized(format: "other bytes (%d bytes)", ja: "別のバイト列（%d バイト）", data.count)
+                ? localized("its bytes", ja: "その画像のバイト列")
+                : localized(format: "other bytes (%d bytes)", ja: "別のバイト列（%d バイト）", data.count)
         case .failure(let error): localized(format: "an error: %@", ja: "エラー:「%@」", error.text)
         }
     }
@@ -229,7 +214,9 @@ public enum Exercise05aChecks {
         let base: URL
         do { base = try server.start() } catch {
             return [
-                CheckResult(name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false, expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
+                CheckResult(
+                    name: "fixture server starts", ja: "フィクスチャサーバが起動する", passed: false,
+                    expected: localized("a server on 127.0.0.1", ja: "127.0.0.1 で動くサーバ"),
                     got: "\(error)", hint: 1)
             ]
         }
@@ -238,7 +225,6 @@ public enum Exercise05aChecks {
         defer { client.invalidate() }
         func url(_ name: String) -> URL { base.appendingPathComponent("images/\(name)") }
         func requests(_ name: String) -> Int { server.stats.requestsByPath[prefix + name] ?? 0 }
-        let expectedETag = "\"\(fnv1a(image(shared)))\""
 
         // 1: 20 callers at once for one image; the server holds its answer until all have called.
         let clock = CheckClock()
@@ -292,42 +278,39 @@ public enum Exercise05aChecks {
         var failedFirst = false
         if case .failure = failed { failedFirst = true }
         return [
-            CheckResult(name: "\(callers) calls at once for one image send one request", ja: "1 つの画像を同時に \(callers) 回呼んでも、リクエストは 1 回",
-                passed: requestsAtOnce == 1 && wrongAtOnce.isEmpty,
-                expected: localized(format: "%1$d calls for %2$@ at once: the server gets 1 request, and all %3$d get its bytes", ja: "%2$@ を同時に %1$d 回呼ぶと、サーバに届くリクエストは 1 回で、%3$d 回とも同じバイト列を受け取る",
-                    callers, shared, callers),
-                got: localized(format: "the server got %@", ja: "サーバに届いたのは%@", localized(count: requestsAtOnce, "%d request", "%d requests", ja: "リクエスト %d 回"))
+            sharedRequest.result(
+                requestsAtOnce == 1 && wrongAtOnce.isEmpty,
+                got: localized(
+                    format: "the server got %@", ja: "サーバに届いたのは%@",
+                    localized(count: requestsAtOnce, "%d request", "%d requests", ja: "リクエスト %d 回"))
                     + (wrongAtOnce.isEmpty
                         ? localized(", all got its bytes", ja: "、すべての呼び出しがその画像のバイト列を受け取りました")
-                        : localized(format: "; %1$d calls got %2$@", ja: "。%1$d 回の呼び出しが受け取ったのは%2$@", wrongAtOnce.count,
-                            describe(wrongAtOnce[0], wanted: shared))),
-                hint: 3),
-            CheckResult(name: "a fresh image costs no request", ja: "新しい画像はリクエストなしで返る",
-                passed: requestsFresh == 0 && isRight(fresh, wanted: shared),
-                expected: localized(format: "30 s later (max-age=%d): its bytes from the cache, 0 requests", ja: "30 秒後（max-age=%d）: キャッシュからバイト列が返り、リクエストは 0 回", maxAge),
-                got: localized(format: "%1$@, and %2$@", ja: "%1$@。結果は%2$@", localized(count: requestsFresh, "%d request", "%d requests", ja: "リクエスト %d 回"),
-                    describe(fresh, wanted: shared)), hint: 1),
-            CheckResult(name: "a stale image is revalidated: If-None-Match, a 304, the same bytes", ja: "古くなった画像は再検証する: If-None-Match を付け、304 を受けて、同じバイト列を返す",
-                passed: requestsStale == 1 && notModified == 1
-                    && isRight(stale, wanted: shared),
-                expected: localized(format: "120 s later: 1 request with If-None-Match: %@, answered 304, and its bytes", ja: "120 秒後: If-None-Match: %@ 付きのリクエストが 1 回、答えは 304、同じバイト列が返る", expectedETag),
-                got: localized(format: "%1$@, %2$@, %3$@ sent, and %4$@", ja: "%1$@、%2$@、送られた 304 は %3$@、返ったのは%4$@",
+                        : localized(
+                            format: "; %1$d calls got %2$@", ja: "。%1$d 回の呼び出しが受け取ったのは%2$@", wrongAtOnce.count,
+                            describe(wrongAtOnce[0], wanted: shared)))),
+            freshNoRequest.result(
+                requestsFresh == 0 && isRight(fresh, wanted: shared),
+                got: localized(
+                    format: "%1$@, and %2$@", ja: "%1$@。結果は%2$@",
+                    localized(count: requestsFresh, "%d request", "%d requests", ja: "リクエスト %d 回"),
+                    describe(fresh, wanted: shared))),
+            staleRevalidated.result(
+                requestsStale == 1 && notModified == 1 && isRight(stale, wanted: shared),
+                got: localized(
+                    format: "%1$@, %2$@, %3$@ sent, and %4$@", ja: "%1$@、%2$@、送られた 304 は %3$@、返ったのは%4$@",
                     localized(count: requestsStale, "%d request", "%d requests", ja: "リクエスト %d 回"),
                     sentValidators.isEmpty
                         ? localized("no If-None-Match", ja: "If-None-Match なし")
                         : "If-None-Match: " + sentValidators.sorted().joined(separator: ", "),
-                    localized(count: notModified, "%d 304", "%d 304s", ja: "%d 回"), describe(stale, wanted: shared)),
-                hint: 2),
-            CheckResult(name: "a 304 starts max-age again", ja: "304 を受けたら max-age を数え直す",
-                passed: requestsAfter == 0 && isRight(afterRevalidation, wanted: shared),
-                expected: localized("30 s after the 304: its bytes from the cache, 0 requests", ja: "304 の 30 秒後: キャッシュからバイト列が返り、リクエストは 0 回"),
-                got: localized(format: "%1$@, and %2$@", ja: "%1$@。結果は%2$@", localized(count: requestsAfter, "%d request", "%d requests", ja: "リクエスト %d 回"),
-                    describe(afterRevalidation, wanted: shared)),
-                hint: 2),
-            CheckResult(name: "different images are fetched at the same time", ja: "別々の画像は同時に取得する",
-                passed: pair.allSatisfy { together[$0] == true } && pairRight,
-                expected: localized(format: "%@ asked at once: the server has both requests before it answers either", ja: "%@ を同時に頼むと、サーバはどちらかに答える前に両方のリクエストを受け取っている",
-                    pair.joined(separator: localized(" and ", ja: "、"))),
+                    localized(count: notModified, "%d 304", "%d 304s", ja: "%d 回"), describe(stale, wanted: shared))),
+            maxAgeAgain.result(
+                requestsAfter == 0 && isRight(afterRevalidation, wanted: shared),
+                got: localized(
+                    format: "%1$@, and %2$@", ja: "%1$@。結果は%2$@",
+                    localized(count: requestsAfter, "%d request", "%d requests", ja: "リクエスト %d 回"),
+                    describe(afterRevalidation, wanted: shared))),
+            pairTogether.result(
+                pair.allSatisfy { together[$0] == true } && pairRight,
                 got: pair.allSatisfy { together[$0] == true }
                     ? (pairRight
                         ? localized("both requests in before the answers", ja: "答える前に両方のリクエストが届きました")
@@ -337,17 +320,20 @@ public enum Exercise05aChecks {
                             ? localized(format: "%@: no request", ja: "%@: リクエストなし", name)
                             : together[name] == true
                                 ? localized(format: "%@: answered with both in", ja: "%@: 両方が届いてから答えました", name)
-                                : localized(format: "%@: answered before the other request came", ja: "%@: もう一方のリクエストが届く前に答えました", name)
-                    }.joined(separator: "; "),
-                hint: 3),
-            CheckResult(name: "a failed request is not kept: the next call asks again", ja: "失敗したリクエストは覚えず、次の呼び出しでまた取りにいく",
-                passed: failedFirst && flakyRequests == 2 && isRight(retried, wanted: flaky),
-                expected: localized(format: "the first request for %@ gets a 503 and the call throws; the next call sends a new request and gets its bytes", ja: "%@ への最初のリクエストは 503 で、呼び出しはエラーを投げる。次の呼び出しは新しいリクエストを送り、バイト列を受け取る",
-                    flaky),
-                got: localized(format: "%1$@, the server got %2$@, the next call got %3$@", ja: "%1$@。サーバに届いたのは%2$@、次の呼び出しが受け取ったのは%3$@",
-                    failedFirst ? localized("the first call threw", ja: "最初の呼び出しはエラーを投げました") : localized("the first call did not throw", ja: "最初の呼び出しはエラーを投げませんでした"),
-                    localized(count: flakyRequests, "%d request", "%d requests", ja: "リクエスト %d 回"), describe(retried, wanted: flaky)),
-                hint: 3),
+                                : localized(
+                                    format: "%@: answered before the other request came",
+                                    ja: "%@: もう一方のリクエストが届く前に答えました", name)
+                    }.joined(separator: "; ")),
+            failureNotKept.result(
+                failedFirst && flakyRequests == 2 && isRight(retried, wanted: flaky),
+                got: localized(
+                    format: "%1$@, the server got %2$@, the next call got %3$@",
+                    ja: "%1$@。サーバに届いたのは%2$@、次の呼び出しが受け取ったのは%3$@",
+                    failedFirst
+                        ? localized("the first call threw", ja: "最初の呼び出しはエラーを投げました")
+                        : localized("the first call did not throw", ja: "最初の呼び出しはエラーを投げませんでした"),
+                    localized(count: flakyRequests, "%d request", "%d requests", ja: "リクエスト %d 回"),
+                    describe(retried, wanted: flaky))),
         ]
     }
 }

@@ -1,8 +1,9 @@
 import ExerciseChecks
 import Foundation
 
-ExerciseDriver.report(
+await ExerciseDriver.run(Exercise05aChecks.all) {
     await Exercise05aChecks.run { client, now in
         let cache = ImageCache(client: client, now: now)
         return { try await cache.data(for: $0) }
-    })
+    }
+}

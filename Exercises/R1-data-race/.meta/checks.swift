@@ -19,6 +19,16 @@ public enum ExerciseR1Checks {
         return "total=\(workers * requestsPerWorker) " + paths.map { "\($0)=\(perPath)" }.joined(separator: " ")
     }
 
+    // The checks, in the order they report: each declared once, in both languages.
+    static let countsEvery = Check(
+        "counts every request (plain run)", ja: "すべてのリクエストを数える（通常の実行）",
+        wanted: expectedLine, ja: expectedLine, hint: 2)
+    static let noRace = Check(
+        "no data race under the thread sanitizer", ja: "スレッドサニタイザでデータ競合が出ない",
+        wanted: String(format: "no ThreadSanitizer warning, and %@", expectedLine),
+        ja: String(format: "ThreadSanitizer の警告がなく、%@", expectedLine), hint: 1)
+    public static let all = [countsEvery, noRace]
+
     /// Runs the checks from the driver: its own workload plainly, then the sanitized build's.
     public static func run() -> [CheckResult] {
         run(plain: ExerciseDriver.executable, sanitized: ExerciseDriver.sanitizedBuild)
@@ -29,27 +39,26 @@ public enum ExerciseR1Checks {
     public static func run(plain: String, sanitized: Result<String, ExerciseDriver.BuildFailure>) -> [CheckResult] {
         let (plainRun, sanitizedRun) = WorkloadRun.plainAndSanitized(
             plain: plain, sanitized: sanitized, lineStarting: "total=", missing: localized("count", ja: "集計の行"))
-        var results = [
-            CheckResult(name: "counts every request (plain run)", ja: "すべてのリクエストを数える（通常の実行）", passed: plainRun.line == expectedLine,
-                expected: expectedLine, got: plainRun.line ?? plainRun.problem, hint: 2)
-        ]
+        var results = [countsEvery.result(plainRun.line == expectedLine, got: plainRun.line ?? plainRun.problem)]
         switch sanitized {
         case .failure(let failure):
+            // No sanitized build: what it wants is the build, and hint 4 says how to get one.
             results.append(
-                CheckResult(name: "no data race under the thread sanitizer", ja: "スレッドサニタイザでデータ競合が出ない", passed: false,
-                    expected: localized("a build with -sanitize=thread", ja: "-sanitize=thread 付きのビルド"), got: failure.description, hint: 4))
+                CheckResult(
+                    name: noRace.name, ja: noRace.nameJapanese, passed: false,
+                    expected: localized("a build with -sanitize=thread", ja: "-sanitize=thread 付きのビルド"),
+                    got: failure.description, hint: 4))
         case .success:
             let sanitizedRun =
-                sanitizedRun ?? WorkloadRun(outcome: nil, line: nil, problem: localized("no sanitized run", ja: "サニタイザ付きの実行がありません"))
+                sanitizedRun
+                ?? WorkloadRun(
+                    outcome: nil, line: nil, problem: localized("no sanitized run", ja: "サニタイザ付きの実行がありません"))
             let report = TSanReport(sanitizedRun.outcome?.stderr ?? "")
             results.append(
-                CheckResult(name: "no data race under the thread sanitizer", ja: "スレッドサニタイザでデータ競合が出ない",
-                    passed: report.races == 0 && sanitizedRun.line == expectedLine,
-                    expected: localized(format: "no ThreadSanitizer warning, and %@", ja: "ThreadSanitizer の警告がなく、%@", expectedLine),
-                    got: report.races > 0 ? quoted(report.summary) : (sanitizedRun.line ?? sanitizedRun.problem),
-                    hint: 1))
+                noRace.result(
+                    report.races == 0 && sanitizedRun.line == expectedLine,
+                    got: report.races > 0 ? quoted(report.summary) : (sanitizedRun.line ?? sanitizedRun.problem)))
         }
         return results
     }
 }
-

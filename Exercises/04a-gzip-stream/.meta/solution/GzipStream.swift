@@ -17,7 +17,8 @@ public final class GzipStream {
     /// Where inflate writes, reused for every chunk: what this object stores stays this size,
     /// however long the body is.
     private var window = [UInt8](repeating: 0, count: 16 * 1024)
-    /// zlib has read the gzip trailer (the CRC and length matched): the body is whole.
+    /// zlib has read a gzip member's trailer (the CRC and length matched) and no byte came after
+    /// it: the body is whole (unless another member starts).
     private var ended = false
 
     public init() throws {
@@ -37,33 +38,39 @@ public final class GzipStream {
     }
 
     /// Decodes one more chunk of the body and returns the bytes it gave (maybe none: zlib may
-    /// need more input first). Throws when the data is not gzip or is corrupt.
+    /// need more input first). Throws when the data is not gzip or is corrupt, and when what
+    /// follows a gzip trailer is not another gzip member.
     public func append(_ chunk: [UInt8]) throws -> [UInt8] {
         if chunk.isEmpty { return [] }
-        if ended { throw GzipStreamError(description: "\(chunk.count) bytes after the end of the gzip data") }
         var input = chunk
         var decoded: [UInt8] = []
         try input.withUnsafeMutableBufferPointer { bytes in
             stream.pointee.next_in = bytes.baseAddress
             stream.pointee.avail_in = uInt(bytes.count)
-            // One chunk may decode to more than the window holds: go on while it comes back full.
             repeat {
-                let status = window.withUnsafeMutableBufferPointer { out in
-                    stream.pointee.next_out = out.baseAddress
-                    stream.pointee.avail_out = uInt(out.count)
-                    return inflate(stream, Z_NO_FLUSH)
+                if ended {
+                    // Bytes after a trailer: RFC 1952 allows only another gzip member there. zlib
+                    // reads its header as it read the first one's, and throws on anything else
+                    // ("incorrect header check"): nothing after the trailer is ever ignored.
+                    inflateReset(stream)
+                    ended = false
                 }
-                decoded += window[..<(window.count - Int(stream.pointee.avail_out))]
-                switch status {
-                case Z_STREAM_END: ended = true
-                // Z_BUF_ERROR: nothing more to do until the next chunk. Not an error mid-body.
-                case Z_OK, Z_BUF_ERROR: break
-                default: throw GzipStreamError(description: "corrupt gzip data: " + zlibMessage(status))
-                }
-            } while stream.pointee.avail_out == 0 && !ended
-            if ended && stream.pointee.avail_in > 0 {
-                throw GzipStreamError(description: "\(stream.pointee.avail_in) bytes after the end of the gzip data")
-            }
+                // One chunk may decode to more than the window holds: go on while it comes back full.
+                repeat {
+                    let status = window.withUnsafeMutableBufferPointer { out in
+                        stream.pointee.next_out = out.baseAddress
+                        stream.pointee.avail_out = uInt(out.count)
+                        return inflate(stream, Z_NO_FLUSH)
+                    }
+                    decoded += window[..<(window.count - Int(stream.pointee.avail_out))]
+                    switch status {
+                    case Z_STREAM_END: ended = true
+                    // Z_BUF_ERROR: nothing more to do until the next chunk. Not an error mid-body.
+                    case Z_OK, Z_BUF_ERROR: break
+                    default: throw GzipStreamError(description: "corrupt gzip data: " + zlibMessage(status))
+                    }
+                } while stream.pointee.avail_out == 0 && !ended
+            } while ended && stream.pointee.avail_in > 0
             // The chunk's memory is gone once this returns: zlib must not keep a pointer into it.
             stream.pointee.next_in = nil
         }
@@ -71,12 +78,12 @@ public final class GzipStream {
     }
 
     /// The body has ended. Returns what is left to decode (nothing: `append` decodes all it
-    /// gets), and throws if the gzip data stopped before its trailer: a truncated body.
+    /// gets), and throws if the gzip data stopped before a trailer: a truncated body.
     public func finish() throws -> [UInt8] {
         guard ended else {
             throw GzipStreamError(
-                description: "truncated gzip data: the body ended after \(stream.pointee.total_in) bytes, "
-                    + "before the gzip trailer")
+                description: "truncated gzip data: the body ended \(stream.pointee.total_in) bytes into a gzip member, "
+                    + "before its trailer")
         }
         return []
     }

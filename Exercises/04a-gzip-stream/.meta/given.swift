@@ -1,3 +1,6 @@
+// What exercise 04a's checks hand your reader: a gzip body arriving chunk by chunk, that logs
+// every pull and every record. Compiled with your file, the checks and the driver (and seen by
+// your editor through ../compile_flags.txt).
 import ExerciseChecks
 import Foundation
 import WorkshopCore
