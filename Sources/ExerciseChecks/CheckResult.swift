@@ -75,11 +75,6 @@ public struct CheckResult: Sendable, Codable, Equatable, CustomStringConvertible
         self.notRun = notRun
     }
 
-    /// TRANSITIONAL (removed once every exercise declares its checks): a result named in English only.
-    public init(name: String, passed: Bool, expected: String, got: String, hint: Int, notRun: Bool = false) {
-        self.init(name: name, ja: name, passed: passed, expected: expected, got: got, hint: hint, notRun: notRun)
-    }
-
     /// A check the program did not get to.
     public static func notRun(_ name: String, ja japaneseName: String) -> CheckResult {
         CheckResult(

@@ -48,11 +48,16 @@ struct Check: ParsableCommand {
     ) -> Bool {
         let results = run(
             exercise, in: workspace, buildLibrary: buildLibrary, limits: limits, quiet: quiet, picture: picture)
-        let notRun = results.filter(\.notRun).count
+        // Counted against the exercise's own checks and the compile check, whatever stopped the
+        // run: a compile error and a hang both say "1 of N fails, M not run" for the same N.
+        let total = exercise.checks.count + 1
+        let declared = Set(exercise.checks + [ExerciseRunner.compileCheck])
+        let ran = results.filter { declared.contains($0.name) && !$0.notRun }.count
+        let notRun = max(0, total - ran)
         let failed = results.filter { !$0.passed && !$0.notRun }.count
         // The room's board, if the learner joined one: a short wait at most, never an error.
         BoardSync.flush(workspace)
-        Style.line(Text.verdict(exercise.id, failed: failed, of: results.count, notRun: notRun))
+        Style.line(Text.verdict(exercise.id, failed: failed, of: total, notRun: notRun))
         return passed(results)
     }
 

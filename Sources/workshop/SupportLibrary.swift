@@ -38,7 +38,7 @@ enum SupportLibrary {
 
     static func failure(_ got: String) -> CheckResult {
         CheckResult(
-            name: localized("the checks' library builds"), passed: false,
+            name: "the checks' library builds", ja: localized("the checks' library builds", in: .ja), passed: false,
             expected: localized("swift build --product ExerciseSupport without errors"), got: got, hint: 0)
     }
 

@@ -78,6 +78,54 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertEqual(lastLine(passing.stdout), "exercise \(pure.id) passed")
     }
 
+    /// A file that does not compile still counts against the exercise's whole list of checks:
+    /// the compile check failed, the others did not run.
+    func testACompileErrorCountsTheExercisesTotal() throws {
+        let pure = Subject.pure
+        try workspace.write(pure.paths[0], Data((workspace.text(pure.paths[0]) + "\n}\n").utf8))
+        let check = try run(["check", pure.id])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertEqual(
+            lastLine(check.stdout),
+            "exercise \(pure.id): 1 of \(pure.checks.count + 1) checks fails, \(pure.checks.count) not run")
+    }
+
+    /// Inside an exercise's folder, the commands that take an exercise mean that one, not the
+    /// current one; and its folder's name works wherever an id does.
+    func testInsideAnExercisesFolderTheCommandsMeanThatExercise() throws {
+        let exercises = Subject.all
+        let current = exercises[0]
+        let here = try XCTUnwrap(exercises.last { $0.id != current.id && $0.files.count == 1 })
+        _ = try run(["start", current.id])
+        let folder = here.directory
+        let check = try WorkshopBinary.run(["check"], root: workspace.root, in: folder)
+        XCTAssertTrue(lastLine(check.stdout).hasPrefix("exercise \(here.id)"), check.stdout)
+        let hint = try WorkshopBinary.run(["hint"], root: workspace.root, in: folder)
+        XCTAssertTrue(hint.stdout.contains(here.id), hint.stdout)
+        let solution = try WorkshopBinary.run(["solution"], root: workspace.root, in: folder)
+        XCTAssertTrue((solution.stdout + solution.stderr).contains(here.id), solution.stdout + solution.stderr)
+        try workspace.write(here.paths[0], Data("// changed\n".utf8))
+        let reset = try WorkshopBinary.run(["reset", "--yes"], root: workspace.root, in: folder)
+        XCTAssertEqual(reset.status, 0, reset.stderr)
+        XCTAssertNotEqual(workspace.text(here.paths[0]), "// changed\n", "reset without an id reset the folder's file")
+        // The folder's name is an id too, from anywhere.
+        let byFolder = try run(["check", here.folder])
+        XCTAssertTrue(lastLine(byFolder.stdout).hasPrefix("exercise \(here.id)"), byFolder.stdout)
+        let byPath = try run(["hint", here.directory + "/"])
+        XCTAssertEqual(byPath.status, 0, byPath.stderr)
+    }
+
+    /// `list` fits the terminal: nothing cut when it is wide, no line wider than it when narrow.
+    func testListFitsTheTerminalsWidth() throws {
+        let wide = try run(["list"], ["COLUMNS": "200"])
+        XCTAssertFalse(wide.stdout.contains("…"), wide.stdout)
+        for title in Subject.all.map(\.title) { XCTAssertTrue(wide.stdout.contains(title), title) }
+        let narrow = try run(["list"], ["COLUMNS": "72"])
+        for line in narrow.stdout.split(separator: "\n") where line.hasPrefix("  ") || line.hasPrefix("> ") {
+            XCTAssertLessThanOrEqual(terminalWidth(String(line)), 72, String(line))
+        }
+    }
+
     /// A fake editor that writes its arguments to a file.
     func fakeEditor() throws -> (command: String, log: String) {
         let log = workspace.path("editor.log")

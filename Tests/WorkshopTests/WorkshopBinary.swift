@@ -24,15 +24,16 @@ enum WorkshopBinary {
         return environment
     }
 
-    /// Runs `workshop arguments` with the exercises at `root`; `changes` sets (or with nil
-    /// removes) environment variables.
+    /// Runs `workshop arguments` with the exercises at `root`, in `directory` (a folder under
+    /// `root`; default: the root itself); `changes` sets (or with nil removes) environment variables.
     static func run(
-        _ arguments: [String], root: URL, changes: [String: String?] = [:], timeout: Double = 300
+        _ arguments: [String], root: URL, in directory: String? = nil, changes: [String: String?] = [:],
+        timeout: Double = 300
     ) throws -> Subprocess.Outcome {
         var environment = environment(root: root)
         for (name, value) in changes { environment[name] = value }
-        return try Subprocess.run(
-            path, arguments, environment: environment, currentDirectory: root.path, timeout: timeout)
+        let folder = directory.map { root.appendingPathComponent($0).path } ?? root.path
+        return try Subprocess.run(path, arguments, environment: environment, currentDirectory: folder, timeout: timeout)
     }
 }
 

@@ -227,13 +227,13 @@ final class WorkshopCLITests: XCTestCase {
         }
         XCTAssertEqual(
             check.stdout.split(separator: "\n").last,
-            "exercise \(exercise.id): 1 of \(exercise.checks.count + 2) checks fails, \(exercise.checks.count) not run")
+            "exercise \(exercise.id): 1 of \(exercise.checks.count + 1) checks fails, \(exercise.checks.count) not run")
         let japanese = try run(["check", exercise.id, "--timeout", "1", "--lang", "ja"])
         XCTAssertTrue(japanese.stdout.contains("あなたのコードが 1 秒以内に終わりませんでした。"), japanese.stdout)
         XCTAssertTrue(japanese.stdout.contains("（未実行: その前にプログラムが止まりました）"), japanese.stdout)
         XCTAssertEqual(
             japanese.stdout.split(separator: "\n").last,
-            "演習 \(exercise.id): \(exercise.checks.count + 2) 件中 1 件のチェックが失敗、\(exercise.checks.count) 件は未実行")
+            "演習 \(exercise.id): \(exercise.checks.count + 1) 件中 1 件のチェックが失敗、\(exercise.checks.count) 件は未実行")
     }
 
     func testVerifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {
