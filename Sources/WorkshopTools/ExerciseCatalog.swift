@@ -56,7 +56,8 @@ public struct Exercise: Sendable {
     /// library) and hand its path to the checks: the data-race exercise.
     public let threadSanitizedWorkload: Bool
     /// What kind of exercise it is, for tools and tests that pick one by what it is: "pure"
-    /// (its checks need no network, thread or database: quick and deterministic).
+    /// (its checks need no network, thread or database: quick and deterministic), "timeline"
+    /// (its checks record where the work ran, for `check --svg`).
     public let traits: [String]
     /// Each learner file's fingerprint as shipped (`fingerprint(_:)` of its bytes).
     public let shipped: [String: String]
@@ -111,8 +112,8 @@ public enum ExerciseCatalog {
     }
 
     /// The exercise `text` names: its id, ignoring case and a missing leading zero ("9" finds
-    /// "09", "9a" finds "09a"), or its folder, as a path may end ("03-icons-off-main",
-    /// "Exercises/03-icons-off-main/", "./03-icons-off-main").
+    /// "09", "9a" finds "09a"), or its folder, as a path may end ("NN-name",
+    /// "Exercises/NN-name/", "./NN-name").
     public static func exercise(id text: String) -> Exercise? {
         let folder = text.split(separator: "/").last.map(String.init) ?? text
         if let exercise = exercises.first(where: { $0.folder == folder }) { return exercise }

@@ -52,7 +52,8 @@ struct Check: ParsableCommand {
         // run: a compile error and a hang both say "1 of N fails, M not run" for the same N.
         let total = exercise.checks.count + 1
         let declared = Set(exercise.checks + [ExerciseRunner.compileCheck])
-        let ran = results.filter { declared.contains($0.name) && !$0.notRun }.count
+        // A run stopped before the compile (a file missing) counts as a failed compile.
+        let ran = max(1, results.filter { declared.contains($0.name) && !$0.notRun }.count)
         let notRun = max(0, total - ran)
         let failed = results.filter { !$0.passed && !$0.notRun }.count
         // The room's board, if the learner joined one: a short wait at most, never an error.

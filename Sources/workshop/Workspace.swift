@@ -183,7 +183,7 @@ struct Workspace {
     }
 
     /// The exercise a command without one means: the folder's, inside an exercise's folder
-    /// (`cd Exercises/03-icons-off-main && swift run workshop check`), else the current one.
+    /// (`cd Exercises/NN-name && swift run workshop check`), else the current one.
     func meant(progress: Progress) -> Exercise? {
         ExerciseCatalog.exercise(containing: FileManager.default.currentDirectoryPath, root: root)
             ?? current(progress: progress)

@@ -4,10 +4,10 @@ import Testing
 import WorkshopTools
 
 /// An exercise is one folder: its id and its folder's name appear nowhere in Sources/, Tests/
-/// or .ci/ but in its own folder and in files named after it (`Exercise<id>Checks.swift`, its
-/// checks; `Exercise<id>...Tests.swift`, tests of those checks). So adding, renaming or removing
-/// an exercise needs no edit anywhere else; the CLI's tests pick their examples by what an
-/// exercise is (see `Subject` in the workshop tests), never by id.
+/// or .ci/, and no file there is named after it: its checks, its given types and its mutation
+/// cases are in its own `.meta`. So adding, renaming or removing an exercise needs no edit
+/// anywhere else; the tests pick their examples by what an exercise is (see `Subject` in the
+/// workshop tests, and the cases the catalog holds), never by id.
 struct ExerciseIdsTests {
     static let root = ExerciseRoot.builtFrom
 
@@ -72,12 +72,16 @@ struct ExerciseIdsTests {
     @Test func noIdOrFolderOutsideItsOwnPlaces() {
         // Quoted ids are looked for where exercises are handled (a lesson's own number is not one).
         let quotedIn = [
-            "Sources/workshop", "Sources/ExerciseChecks", "Tests/ExerciseTests", "Tests/WorkshopTests", ".ci",
+            "Sources/workshop", "Sources/WorkshopTools", "Sources/ExerciseChecks", "Tests/ExerciseTests",
+            "Tests/WorkshopTests", ".ci",
         ]
         let everywhere = ["Sources", "Tests", ".ci"].flatMap(Self.files(under:))
         var found: [String] = []
         for exercise in ExerciseCatalog.exercises {
-            for (path, text) in everywhere where !Self.isNamedAfter(path, id: exercise.id) {
+            for (path, text) in everywhere {
+                if Self.isNamedAfter(path, id: exercise.id) {
+                    found.append("\(path) is named after exercise \(exercise.id)")
+                }
                 if !Self.offsets(of: exercise.folder, in: text).isEmpty {
                     found.append("\(path) names the folder \(exercise.folder)")
                 }

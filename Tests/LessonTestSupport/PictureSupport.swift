@@ -137,7 +137,7 @@ public enum SVGRenderer {
 
     public struct Unsupported: Error, CustomStringConvertible {
         public var description: String {
-            "no SVG renderer: rsvg-convert (Debian: apt-get install librsvg2-bin; .ci/setup installs it) is not installed"
+            "no SVG renderer: rsvg-convert (Debian: apt-get install librsvg2-bin; bash .ci/setup --extras installs it) is not installed"
         }
     }
 

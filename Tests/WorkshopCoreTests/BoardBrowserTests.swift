@@ -5,7 +5,7 @@ import Testing
 @testable import WorkshopServer
 
 /// The board page in a real browser: Debian's chromium, headless. Skipped, saying why, when it
-/// is not installed (`.ci/setup` installs it when it can) or outside the slow tier.
+/// is not installed (`bash .ci/setup --extras` installs it when it can) or outside the slow tier.
 @Suite("Room board in a browser")
 struct BoardBrowserTests {
     static let browser = ["chromium", "chromium-browser", "google-chrome"].first { name in
@@ -47,7 +47,7 @@ struct BoardBrowserTests {
 
     @Test(
         "the page shows a row per learner, names as text, and a report posted while it is open",
-        .enabled(if: browser != nil, "chromium is not installed: apt-get install chromium (see .ci/setup)"),
+        .enabled(if: browser != nil, "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
         .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
     func liveUpdate() throws {
         let room = try Self.room()
@@ -86,7 +86,7 @@ struct BoardBrowserTests {
 
     @Test(
         "a screenshot of the Japanese page",
-        .enabled(if: browser != nil, "chromium is not installed: apt-get install chromium (see .ci/setup)"),
+        .enabled(if: browser != nil, "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
         .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
     func screenshot() throws {
         let room = try Self.room()

@@ -1,4 +1,5 @@
 import ExerciseChecks
+import Foundation
 import WorkshopTools
 
 /// The exercises the CLI's tests use as examples, picked by what they are, never by id: a new,
@@ -8,6 +9,21 @@ enum Subject {
 
     /// Quick, deterministic checks (no network, thread or database): the first "pure" exercise.
     static var pure: Exercise { pick("an exercise with the trait \"pure\"") { $0.traits.contains("pure") } }
+
+    /// An exercise whose checks record a timeline (`check --svg` draws it).
+    static var timeline: Exercise { pick("an exercise with the trait \"timeline\"") { $0.traits.contains("timeline") } }
+
+    /// A lesson's exercise whose file imports its lesson's kit (the editor jumps into it).
+    static var usesItsKit: Exercise {
+        pick("an exercise that imports its lesson's kit") { exercise in
+            guard let lesson = exercise.lesson, exercise.files.count == 1 else { return false }
+            let text =
+                (try? String(
+                    contentsOf: ExerciseRoot.builtFrom.appendingPathComponent(exercise.paths[0]), encoding: .utf8))
+                ?? ""
+            return text.contains("import Lesson\(lesson)Kit")
+        }
+    }
 
     /// The data-race exercise: its check also builds and runs a thread-sanitized program.
     static var dataRace: Exercise { pick("a data-race exercise") { $0.threadSanitizedWorkload } }

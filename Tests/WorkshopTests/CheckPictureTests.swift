@@ -8,10 +8,11 @@ import XCTest
     import FoundationXML
 #endif
 
-/// `workshop check 03 --svg FILE`: the learner's run and the reference's on one timeline.
-/// Exercise 03 as shipped fetches on the main thread: its fetches are in the main lane, which
-/// is frozen; the reference's are off main. The picture is valid SVG and renders.
-final class Exercise03PictureTests: XCTestCase {
+/// `workshop check NN --svg FILE`: the learner's run and the reference's on one timeline, for
+/// an exercise whose checks record one (the catalog's trait "timeline"). As shipped its work is
+/// in the main lane, which is frozen; the reference's is in another lane. The picture is valid
+/// SVG and renders.
+final class CheckPictureTests: XCTestCase {
     func testCheckDrawsYourRunBesideTheReference() throws {
         try XCTSkipUnless(
             ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
@@ -21,18 +22,25 @@ final class Exercise03PictureTests: XCTestCase {
         defer { workspace.remove() }
         let svg = workspace.path("runs.svg")
         let html = workspace.path("runs.html")
-        let check = try WorkshopBinary.run(["check", "03", "--svg", svg, "--html", html], root: workspace.root)
+        let exercise = Subject.timeline
+        let check = try WorkshopBinary.run(["check", exercise.id, "--svg", svg, "--html", html], root: workspace.root)
         XCTAssertEqual(check.status, 1, "as shipped it fails: \(check.stdout)\(check.stderr)")
         XCTAssertTrue(check.stdout.contains("Picture written to \(svg)"), check.stdout)
         let picture = try String(contentsOfFile: svg, encoding: .utf8)
         XCTAssertTrue(XMLParser(data: Data(picture.utf8)).parse(), "well-formed SVG")
         XCTAssertTrue(picture.contains(">your code<") && picture.contains(">reference<"), "both runs are drawn")
-        XCTAssertTrue(picture.contains(">main<"), "the shipped file's fetches are in the main lane")
-        XCTAssertTrue(picture.contains(">off main (a queue)<"), "the reference's are off main")
+        // The lanes' names (right-aligned, 20 px): the shipped file's work on main, the reference's elsewhere.
+        let lanes = Set(
+            picture.components(
+                separatedBy: "font-size=\"20\" font-weight=\"normal\" fill=\"#111827\" text-anchor=\"end\">"
+            )
+            .dropFirst().compactMap { $0.components(separatedBy: "<").first })
+        XCTAssertTrue(lanes.contains("main"), "the shipped file's work is in the main lane: \(lanes)")
+        XCTAssertGreaterThan(lanes.count, 1, "the reference's work is in a lane of its own: \(lanes)")
         XCTAssertTrue(picture.contains("frozen"), "the main thread's freeze is shown")
         XCTAssertTrue(try String(contentsOfFile: html, encoding: .utf8).contains("<svg"))
 
-        // Rendered as a projector would show it (librsvg, installed by .ci/setup).
+        // Rendered as a projector would show it (librsvg, installed by `bash .ci/setup --extras`).
         let renderer = "/usr/bin/rsvg-convert"
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: renderer), "rsvg-convert is not installed")
         let png = workspace.path("runs.png")
