@@ -47,7 +47,9 @@ struct BoardBrowserTests {
 
     @Test(
         "the page shows a row per learner, names as text, and a report posted while it is open",
-        .enabled(if: browser != nil, "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
+        .enabled(
+            if: browser != nil,
+            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
         .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
     func liveUpdate() throws {
         let room = try Self.room()
@@ -86,7 +88,9 @@ struct BoardBrowserTests {
 
     @Test(
         "a screenshot of the Japanese page",
-        .enabled(if: browser != nil, "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
+        .enabled(
+            if: browser != nil,
+            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
         .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
     func screenshot() throws {
         let room = try Self.room()

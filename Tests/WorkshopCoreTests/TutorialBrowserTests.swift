@@ -49,7 +49,8 @@ struct TutorialBrowserTests {
     @Test(
         "workshop docs builds both archives, and lesson 03's page shows its title, steps and code in each language",
         .enabled(
-            if: BoardBrowserTests.browser != nil, "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
+            if: BoardBrowserTests.browser != nil,
+            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
         .enabled(if: workshop != nil, "the workshop program is not built: swift build"),
         .enabled(if: BoardBrowserTests.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
     func lesson03() throws {

@@ -40,7 +40,8 @@ final class PresentTmuxTests: XCTestCase {
             "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         try XCTSkipUnless(
-            Tmux.isInstalled, "tmux is not installed (bash .ci/setup --extras installs it): nothing to drive a terminal")
+            Tmux.isInstalled, "tmux is not installed (bash .ci/setup --extras installs it): nothing to drive a terminal"
+        )
         // The steps as the lesson text gives them: the test reads the same source as the presenter.
         let text = try String(contentsOf: ExerciseRoot.builtFrom.appendingPathComponent(file), encoding: .utf8)
         let demos = LessonText.demos(in: text, product: "lesson03")
