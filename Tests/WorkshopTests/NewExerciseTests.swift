@@ -4,9 +4,9 @@ import WorkshopCore
 import WorkshopTools
 import XCTest
 
-/// The README's "Add an exercise" checklist, followed to the letter: a new folder under
-/// Exercises/ (the learner's file, its texts, and `.meta` with exercise.json, driver.swift and
-/// the reference) is picked up by `list`, `check` and `verify` with no edit anywhere else.
+/// A new folder under Exercises/ (the learner's file, its texts, and `.meta` with exercise.json,
+/// driver.swift, checks.swift and the reference), written by hand, is picked up by `list`,
+/// `check` and `verify` with no edit anywhere else.
 final class NewExerciseTests: XCTestCase {
     func testANewFolderIsPickedUpByListCheckAndVerify() throws {
         try XCTSkipUnless(
@@ -30,28 +30,41 @@ final class NewExerciseTests: XCTestCase {
 
             """
         let solution = shipped.replacingOccurrences(of: "0  // TODO(1): the sum", with: "a + b")
+        let checks = """
+            import ExerciseChecks
+
+            enum AdderChecks {
+                static let adds = Check(
+                    "adds", ja: "足し算する", wanted: "add(2, 3) is 5", ja: "add(2, 3) が 5", hint: 1)
+                static let all = [adds]
+
+                static func run() -> [CheckResult] {
+                    let sum = Adder.add(2, 3)
+                    return [adds.result(sum == 5, got: localized("\\(sum)", ja: "\\(sum)"))]
+                }
+            }
+
+            """
         let driver = """
             import ExerciseChecks
 
-            ExerciseDriver.report([
-                CheckResult(
-                    name: "adds", passed: Adder.add(2, 3) == 5, expected: "add(2, 3) is 5",
-                    got: "\\(Adder.add(2, 3))", hint: 1)
-            ])
+            ExerciseDriver.run(AdderChecks.all) { AdderChecks.run() }
 
             """
         let meta: [String: Any] = [
-            "id": "99", "lesson": "99", "title": ["en": "add two numbers", "ja": "二つの数を足す"],
-            "files": ["Adder.swift"], "hints": 1, "checks": ["adds"], "failsAsShipped": ["adds"],
-            "uses": "Adder.add(_:_:)", "shipped": ["Adder.swift": fingerprint(Data(shipped.utf8))],
+            "id": "99", "lesson": "99", "title": ["en": "add two numbers", "ja": "2 つの数を足す"],
+            "files": ["Adder.swift"], "hints": 1, "checks": [["en": "adds", "ja": "足し算する"]],
+            "failsAsShipped": ["adds"], "uses": ["en": "Adder.add(_:_:)", "ja": "Adder.add(_:_:)"],
+            "shipped": ["Adder.swift": fingerprint(Data(shipped.utf8))],
         ]
         let files: [(String, Data)] = [
             ("Adder.swift", Data(shipped.utf8)),
             ("README.md", Data("# Exercise 99: add two numbers\n\n`swift run workshop check 99`\n".utf8)),
-            ("README.ja.md", Data("# 演習 99: 二つの数を足す\n".utf8)),
+            ("README.ja.md", Data("# 演習 99: 2 つの数を足す\n".utf8)),
             ("hints.md", Data("1. `a + b`.\n".utf8)), ("hints.ja.md", Data("1. `a + b` です。\n".utf8)),
             (".meta/exercise.json", try JSONSerialization.data(withJSONObject: meta)),
-            (".meta/driver.swift", Data(driver.utf8)), (".meta/solution/Adder.swift", Data(solution.utf8)),
+            (".meta/driver.swift", Data(driver.utf8)), (".meta/checks.swift", Data(checks.utf8)),
+            (".meta/solution/Adder.swift", Data(solution.utf8)),
         ]
         try FileManager.default.createDirectory(
             atPath: workspace.path(folder + "/.meta/solution"), withIntermediateDirectories: true)
