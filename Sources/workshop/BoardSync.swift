@@ -51,10 +51,10 @@ enum BoardSync {
     static let checkTimeout = 0.3
 
     /// What one check run reports: the exercise, pass or fail, the first failing check's name
-    /// (or the first not run, when the program stopped), the time since the learner started the
-    /// exercise and the run's worst freeze (when the exercise's checks record one).
+    /// (or the first not run, when the program stopped), the time spent on the exercise (see
+    /// `Progress.Record.secondsSpent`) and the run's worst freeze (when its checks record one).
     static func report(
-        _ exercise: Exercise, _ runnerReport: ExerciseRunner.Report, startedAt: Double?, now: Double
+        _ exercise: Exercise, _ runnerReport: ExerciseRunner.Report, secondsSpent: Double
     ) -> BoardReport {
         let failing = runnerReport.failed.first ?? runnerReport.notRun.first
         let freeze = runnerReport.timeline.flatMap { timeline in
@@ -64,7 +64,7 @@ enum BoardSync {
             exercise: exercise.id, passed: runnerReport.passed,
             failingCheck: runnerReport.passed
                 ? nil : failing.map { String($0.name.prefix(BoardRules.maxCheckCharacters)) },
-            secondsSpent: max(0, now - (startedAt ?? now)), worstFreezeSeconds: freeze)
+            secondsSpent: max(0, secondsSpent), worstFreezeSeconds: freeze)
     }
 
     /// Sends what waits for the board, if the learner joined one, and says in one dim line how

@@ -224,6 +224,75 @@ struct BoardCommandTests {
     }
 }
 
+@Suite("workshop check: the time spent on an exercise")
+struct TimeSpentTests {
+    /// The reports waiting for the board (it is away): what each check would have told it.
+    static func pending(_ workspace: TestWorkspace) throws -> [[String: Any]] {
+        let board = try #require(try BoardCommandTests.progress(workspace)["board"] as? [String: Any])
+        return (board["pending"] as? [[String: Any]])?.compactMap { $0["report"] as? [String: Any] } ?? []
+    }
+
+    /// Moves the exercise's recorded times `seconds` into the past, as if that long had gone by.
+    static func age(_ exercise: Exercise, by seconds: Double, in workspace: TestWorkspace) throws {
+        var progress = try BoardCommandTests.progress(workspace)
+        var exercises = progress["exercises"] as? [String: Any] ?? [:]
+        var record = exercises[exercise.id] as? [String: Any] ?? [:]
+        for key in ["startedAt", "passedAt"] {
+            if let time = record[key] as? Double { record[key] = time - seconds }
+        }
+        exercises[exercise.id] = record
+        progress["exercises"] = exercises
+        try workspace.write(".workshop-progress", try JSONSerialization.data(withJSONObject: progress))
+    }
+
+    @Test(
+        "the time spent stops at the pass (checking again adds nothing) and starts again only when a later check fails",
+        .enabled(if: WorkshopBinary.isBuilt))
+    func stopsAtThePass() throws {
+        let workspace = try TestWorkspace()
+        defer { workspace.remove() }
+        let exercise = Subject.pure
+        let clock = Stopwatch()
+        // Joined to a board nobody listens on: every report waits in the progress file, to be read.
+        let away = try SilentListener()
+        away.close()
+        try BoardCommandTests.setBoard(
+            "{\"url\": \"http://127.0.0.1:\(away.port)\", \"name\": \"aoi\", \"code\": \"\(RoomServer.code)\"}",
+            in: workspace)
+        let check = { () throws -> Subprocess.Outcome in
+            try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 300)
+        }
+        // Started 30 s ago, solved now: the pass stops the time at about 30 s.
+        _ = try WorkshopBinary.run(["start", exercise.id], root: workspace.root, timeout: 60)
+        try Self.age(exercise, by: 30, in: workspace)
+        try workspace.solve(exercise)
+        #expect(try check().status == 0)
+        // Ten minutes later the learner checks it again (as after `join`): still about 30 s.
+        try Self.age(exercise, by: 600, in: workspace)
+        #expect(try check().status == 0)
+        // The file breaks: the time counts again from this failing check, not from the pass.
+        try workspace.write(exercise.paths[0], try workspace.shipped(exercise))
+        #expect(try check().status != 0)
+        try workspace.solve(exercise)
+        #expect(try check().status == 0)
+
+        let spent = try Self.pending(workspace).map { $0["secondsSpent"] as? Double ?? -1 }
+        let passed = try Self.pending(workspace).map { $0["passed"] as? Bool }
+        #expect(passed == [true, true, false, true])
+        // Each at least the 30 s before the first pass, and at most that plus this test's own
+        // time: never the 10 minutes between the pass and the check after it.
+        let bound = 30 + clock.elapsed
+        for (index, seconds) in spent.enumerated() {
+            #expect(seconds >= 30 && seconds <= bound, "report \(index + 1): \(seconds) s of at most \(bound) s")
+        }
+        #expect(abs(spent[1] - spent[0]) < 0.01, "checking a passed exercise again added time: \(spent)")
+        let record = try #require(
+            (try BoardCommandTests.progress(workspace)["exercises"] as? [String: Any])?[exercise.id] as? [String: Any])
+        #expect(record["passedAt"] is Double, "the progress file keeps the pass time")
+        #expect((record["pausedSeconds"] as? Double ?? 0) >= 600)
+    }
+}
+
 @Suite("A room of 20 learners on one board")
 struct BoardRoomTests {
     /// What the board should show for one learner and exercise.
