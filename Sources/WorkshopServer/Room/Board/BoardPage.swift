@@ -32,7 +32,8 @@ enum BoardPage {
     }
 
     /// Every text the page shows, in both languages; the script reads them from the page.
-    static func texts(_ language: Language) -> [String: String] {
+    /// `joinCommand` is the line learners type (`RoomBoard.joinCommand`), shown on an empty board.
+    static func texts(_ language: Language, joinCommand: String) -> [String: String] {
         let en = language == .en
         return [
             "title": en ? "Room board" : "進捗ボード",
@@ -50,16 +51,17 @@ enum BoardPage {
             "updated": en ? "updated" : "更新",
             "learners": en ? "%s learners" : "%s人",
             "empty": en
-                ? "No one has checked an exercise yet. Learners join with: swift run workshop join http://THIS-MACHINE:PORT --name NAME --code CODE"
-                : "まだ誰もチェックしていません。受講者は swift run workshop join http://このマシン:ポート --name 名前 --code コード で参加します。",
+                ? "No one has checked an exercise yet. Learners join with:"
+                : "まだ誰もチェックしていません。受講者は次のコマンドで参加します:",
+            "join": joinCommand,
             "seconds": en ? "%d s" : "%d秒",
             "minutes": en ? "%d min" : "%d分",
             "hours": en ? "%d h %d min" : "%d時間%d分",
         ]
     }
 
-    static func html(_ language: Language) -> String {
-        let texts = texts(language)
+    static func html(_ language: Language, joinCommand: String) -> String {
+        let texts = texts(language, joinCommand: joinCommand)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // The texts are ours, but escape "<" anyway so nothing in them could end the element.

@@ -124,7 +124,7 @@ extension BoardPage {
             table.tHead.replaceChildren(head, counts);
             table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows);
             const empty = document.getElementById("empty");
-            empty.textContent = texts.empty;
+            empty.replaceChildren(el("span", texts.empty), el("code", texts.join));
             empty.hidden = board.learners.length > 0;
             if (version >= 0 && board.version !== version) {
               body.dataset.updates = String(parseInt(body.dataset.updates, 10) + 1);
