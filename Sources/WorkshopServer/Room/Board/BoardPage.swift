@@ -57,6 +57,13 @@ enum BoardPage {
             "seconds": en ? "%d s" : "%d秒",
             "minutes": en ? "%d min" : "%d分",
             "hours": en ? "%d h %d min" : "%d時間%d分",
+            // A cell's time, short: 18 columns share a 1280-pixel projector.
+            "shortSeconds": en ? "%ds" : "%d秒",
+            "shortMinutes": en ? "%dm" : "%d分",
+            "shortHours": en ? "%dh" : "%d時間",
+            "legend": en
+                ? "✓ passed (time on it), ✗ failing (for how long), · not started. Point at a cell to see its check."
+                : "✓ 合格(取り組み時間)、✗ 失敗中(経過時間)、· 未着手。セルにポインタを重ねるとチェック名が出ます。",
         ]
     }
 
@@ -81,7 +88,8 @@ enum BoardPage {
             <body data-state="loading" data-version="-1" data-updates="0">
             <header><h1>\(title)</h1><p id="status" class="status"></p></header>
             <main>
-            <table id="board"><thead></thead><tbody></tbody></table>
+            <div class="scroll"><table id="board"><thead></thead><tbody></tbody></table></div>
+            <p id="legend" class="legend"></p>
             <p id="empty" class="empty" hidden></p>
             </main>
             <script type="application/json" id="board-texts">\(json)</script>
