@@ -7,8 +7,9 @@ import WorkshopCore
 /// the board keeps each one in SQLite before it answers, and `/board` draws the room. Served by
 /// the fixture server as its own pages (`FixtureServer(ownRoutes: board.routes)`), so nothing a
 /// learner sends reaches the lesson API, and the lesson API's knobs never touch the board.
-// @unchecked: every mutable field (`state`, `store`, `limit`, `closed`) is read and written only
-// with `condition` locked; the condition also wakes the pages waiting for a change.
+// @unchecked: every mutable field (`state`, `store`, `limit`, `readLimit`, `wrongCodes`, `closed`,
+// `waiting`, `waitingFrom`, `learnerURL`) is read and written only with `condition` locked; the
+// condition also wakes the pages waiting for a change.
 public final class RoomBoard: @unchecked Sendable {
     public struct Settings: Sendable {
         /// Reports (and joins) one address may send at once, then `reportsPerSecond`.
