@@ -56,13 +56,48 @@ public struct APIOutcome: Sendable {
     public var reportedWireBytes: Int { wireBytes ?? wireBodyBytes }
 }
 
-extension Array where Element == APIOutcome {
-    /// The failure to name when several APIs of a round failed together (a server that is down
-    /// refuses all three at once): the first in the article's order, so that every run, and
-    /// every variant, gives the same cause.
-    var firstInTheArticlesOrder: APIOutcome? {
-        let order = { (outcome: APIOutcome) in XMLAPIs.all.firstIndex(of: outcome.api) ?? 0 }
-        return self.min { order($0) < order($1) }
+/// The answers of one round (the three APIs with one encoding), taken on main in the order they
+/// come: which to show, when to cancel the rest, and which failure is the round's cause. The
+/// threaded and async variants both use it, so the two name the same cause.
+///
+/// The cause is the first API in the article's order (friends, statuses, catalog) that really
+/// failed, however the answers interleave: a server that is down, or one that redirects every
+/// request to itself, fails all three, each at its own moment. So a failure does not cancel the
+/// others at once: an API before it in that order may still fail too, and then that one is the
+/// cause. The rest are cancelled as soon as the cause is certain, that is when every API before
+/// the failed one has answered, and succeeded. A download we cancelled is never the cause.
+@MainActor
+final class RoundAnswers {
+    private let apis: [XMLAPIs.API]
+    private var answers: [String: APIOutcome] = [:]
+    private var cancelled = false
+
+    init(apis: [XMLAPIs.API] = XMLAPIs.all) { self.apis = apis }
+
+    /// The cause, once it is certain: the first API in the order that failed for real, when every
+    /// one before it has answered. Nil while it is not (or when nothing failed for real).
+    var cause: APIOutcome? {
+        for api in apis {
+            guard let answer = answers[api.name] else { return nil }  // it may still fail: wait
+            if answer.failure != nil, !answer.wasCancelled { return answer }
+        }
+        return nil
+    }
+
+    /// What to show for `outcome`, if anything: a success at once while nothing has failed; the
+    /// cause when the round's last answer is in. Calls `cancelTheRest` once, when the cause is
+    /// certain (not before: see the type's comment).
+    func add(_ outcome: APIOutcome, onceTheCauseIsKnown cancelTheRest: () -> Void) -> APIOutcome? {
+        answers[outcome.api.name] = outcome
+        let failures = apis.compactMap { answers[$0.name] }.filter { $0.failure != nil }
+        if !cancelled, cause != nil {
+            cancelled = true
+            cancelTheRest()
+        }
+        if failures.isEmpty { return outcome }
+        guard answers.count == apis.count else { return nil }  // a failing round waits for its last answer
+        // Only cancelled ones (the run itself was cancelled): the first of those, for a sentence.
+        return cause ?? failures.first
     }
 }
 

@@ -42,7 +42,7 @@ public struct AsyncFetch: Sendable {
         let roundStart = monotonicSeconds()
         let trace = controller.trace
         let timeout = endpoint.timeoutSeconds
-        await withTaskGroup(of: APIOutcome?.self) { group in
+        await withTaskGroup(of: APIOutcome.self) { group in
             for api in XMLAPIs.all {
                 let url = endpoint.url(api.path)
                 group.addTask {
@@ -50,30 +50,27 @@ public struct AsyncFetch: Sendable {
                         url, api: api, encoding: encoding, timeout: timeout, roundStart: roundStart, trace: trace)
                 }
             }
-            // Back on the main actor for each one: `show` touches the Screen.
-            var failed: [APIOutcome] = []
-            for await case let outcome? in group {
+            // Back on the main actor for each one: `show` touches the Screen. The group hands the
+            // answers back in the order they finish; `RoundAnswers` (the threaded variant's too)
+            // decides what to show, and when a failure is certain to be the cause, so that the
+            // others are cancelled, not waited for in full.
+            let answers = RoundAnswers()
+            for await outcome in group {
                 // After the await, before the show: an answer in hand when the user cancelled is dropped.
                 if Task.isCancelled { return group.cancelAll() }
-                if outcome.failure == nil, failed.isEmpty {
-                    controller.show(outcome)
-                } else if outcome.failure != nil {
-                    // A failed API ends the run: the others are cancelled, not waited for in full.
-                    failed.append(outcome)
-                    group.cancelAll()
+                if let shown = answers.add(outcome, onceTheCauseIsKnown: { group.cancelAll() }) {
+                    controller.show(shown)
                 }
             }
-            // Several can fail together (a server that is down refuses all three).
-            if let first = failed.firstInTheArticlesOrder { controller.show(first) }
         }
     }
 
     /// One child task: await the download, then parse. `nonisolated`, so it runs on the shared
-    /// pool and not on the main actor: parsing here cannot freeze the Screen. Nil when the
-    /// download was cancelled: another API failed first, and that is the cause to report.
+    /// pool and not on the main actor: parsing here cannot freeze the Screen. A download that was
+    /// cancelled (another API's failure was the cause) comes back as such, with nothing to parse.
     nonisolated static func fetchAndParse(
         _ url: URL, api: XMLAPIs.API, encoding: Encoding, timeout: Double, roundStart: Double, trace: Trace
-    ) async -> APIOutcome? {
+    ) async -> APIOutcome {
         let download = await trace.measure("fetch \(api.name)", lane: Trace.awaitingLane) {
             () async -> Result<DownloadTiming, FetchError> in
             do throws(FetchError) {
@@ -82,7 +79,9 @@ public struct AsyncFetch: Sendable {
                 return .failure(error)
             }
         }
-        if case .failure(.cancelled) = download { return nil }
+        if case .failure(.cancelled) = download {
+            return APIOutcome.parse(download, api: api, encoding: encoding, roundStart: roundStart)
+        }
         return trace.measure("parse \(api.name)", lane: taskPoolLane) {
             APIOutcome.parse(download, api: api, encoding: encoding, roundStart: roundStart)
         }

@@ -38,7 +38,7 @@ public struct ThreadedFetch: Sendable {
         guard !token.isCancelled else { return }
         let roundStart = monotonicSeconds()
         let trace = controller.trace
-        let answers = RoundAnswers(expected: XMLAPIs.all.count)
+        let answers = RoundAnswers()
         let downloads = XMLAPIs.all.map { api in
             work.enter()  // left when the download's callback has handed its work on
             return TimedDownload.start(endpoint.url(api.path), encoding: encoding, timeout: endpoint.timeoutSeconds) {
@@ -52,7 +52,7 @@ public struct ThreadedFetch: Sendable {
                     // The outcome is a value: the copy that crosses to main is nobody else's.
                     DispatchQueue.main.async(group: work) {
                         guard !token.isCancelled else { return }  // before the show: too late is no news
-                        let shown = answers.add(outcome) { controller.cancelOutstanding?() }
+                        let shown = answers.add(outcome) { controller.cancelOutstanding?() }  // once the cause is known
                         guard let shown else { return }  // a failure waits for the rest of its round
                         controller.show(shown)
                         if encoding == .identity, controller.failure == nil, controller.roundFinished(.identity) {
@@ -65,38 +65,10 @@ public struct ThreadedFetch: Sendable {
         }
         // A cancel stops the downloads still in flight (their callbacks come, and are dropped).
         token.onCancel { for download in downloads { download.cancel() } }
-        // If one API fails, the other two of this round are cancelled rather than awaited.
+        // Once an API's failure is certain to be the round's cause, the downloads still running
+        // are cancelled rather than awaited (see `RoundAnswers`).
         controller.cancelOutstanding = {
             for download in downloads { download.cancel() }
         }
-    }
-}
-
-/// The answers of one round, counted on main. A failed API cancels the other two, and the run
-/// names its cause once all three have answered: a server that is down refuses all three at
-/// the same moment, in any order, and the run must name the same one every time (the first in
-/// the article's order, as the other two variants do), not whichever callback won the race.
-@MainActor
-final class RoundAnswers {
-    private let expected: Int
-    private var answered = 0
-    private var failures: [APIOutcome] = []
-
-    init(expected: Int) { self.expected = expected }
-
-    /// What to show for `outcome`, if anything: a success at once while nothing has failed; a
-    /// failure when the round's last answer is in. A download we cancelled ourselves is the
-    /// cause only when nothing else failed.
-    func add(_ outcome: APIOutcome, onFirstFailure cancelTheOthers: () -> Void) -> APIOutcome? {
-        answered += 1
-        if outcome.failure != nil {
-            if failures.isEmpty { cancelTheOthers() }
-            failures.append(outcome)
-        } else if failures.isEmpty {
-            return outcome
-        }
-        guard answered == expected, !failures.isEmpty else { return nil }
-        let theirs = failures.filter { !$0.wasCancelled }
-        return (theirs.isEmpty ? failures : theirs).firstInTheArticlesOrder
     }
 }

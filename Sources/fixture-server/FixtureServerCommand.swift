@@ -49,7 +49,12 @@ struct FixtureServerCommand: ParsableCommand {
                 + "at once); a client has --read-timeout seconds to send a whole request (a silent or "
                 + "dribbling client is closed, with 408 if it had begun; so is a kept-alive connection left "
                 + "idle); the request line and headers may be 16 KiB (more: 431), a body 1 MiB (more: 413); "
-                + "a malformed request gets 400. None of these stops the server."
+                + "a malformed request gets 400. None of these stops the server.",
+            "Against a crowded or hostile network: one address may hold --max-connections-per-address "
+                + "connections (more are closed at once); a new connection that sends nothing for 2 s is "
+                + "closed; 32 connections beyond --max-connections are kept for the board's reports; the "
+                + "board answers at most 4 waiting pages per address, limits reads and reports per address, "
+                + "and wrong room codes for the whole room (429).",
         ],
         [
             "--board also serves the room's board at /board: a row per learner, a column per exercise, "
@@ -133,6 +138,14 @@ struct FixtureServerCommand: ParsableCommand {
             ), valueName: "seconds"))
     var readTimeout = ServerKnobs.defaultReadTimeoutSeconds
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            text(
+                "Connections one client address may hold at once, 1...10000; more are closed at once (raise it for a room behind one address)."
+            ), valueName: "count"))
+    var maxConnectionsPerAddress = ServerKnobs.defaultMaxConnectionsPerAddress
+
     @Flag(
         help: ArgumentHelp(
             text("Serve the room's board at /board (learners report with `workshop join`); prints the room code.")))
@@ -147,7 +160,7 @@ struct FixtureServerCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             text(
-                "With --board: the room code, 4-12 letters and digits without 0, 1, I, L, O (default: the one kept in --board-db, or a new one)."
+                "With --board: the room code, 6-12 letters and digits without 0, 1, I, L, O (default: the one kept in --board-db, or a new one)."
             ), valueName: "code"))
     var roomCode: String?
 
@@ -238,6 +251,12 @@ struct FixtureServerCommand: ParsableCommand {
             throw ValidationError(
                 text(format: "--read-timeout must be between 0.1 and 3600 seconds (got %@)", "\(readTimeout)"))
         }
+        guard (1...10_000).contains(maxConnectionsPerAddress) else {
+            throw ValidationError(
+                text(
+                    format: "--max-connections-per-address must be between 1 and 10000 (got %@)",
+                    "\(maxConnectionsPerAddress)"))
+        }
         let selfCheckOnly = [("--clients", clients), ("--requests", requests), ("--silent", silent)]
         if !selfCheck, let given = selfCheckOnly.first(where: { $0.1 != nil }) {
             throw ValidationError(text(format: "%@ only applies to --self-check", given.0))
@@ -257,7 +276,7 @@ struct FixtureServerCommand: ParsableCommand {
         if let roomCode, RoomCode.normalized(roomCode) == nil {
             throw ValidationError(
                 text(
-                    format: "--room-code must be 4 to 12 letters and digits, without 0, 1, I, L and O (got '%@')",
+                    format: "--room-code must be 6 to 12 letters and digits, without 0, 1, I, L and O (got '%@')",
                     roomCode))
         }
         if let boardDb, boardDb.isEmpty { throw ValidationError(text("--board-db needs a file name")) }
@@ -273,23 +292,42 @@ struct FixtureServerCommand: ParsableCommand {
         }
     }
 
+    /// The room's limits (`ServerKnobs.room`) with the flags' values.
     var knobs: ServerKnobs {
-        ServerKnobs(
-            latencySeconds: latency, bandwidthBytesPerSecond: bandwidth, gzip: gzip,
-            maxAgeSeconds: maxAge, fault: fault.flatMap(Fault.init), faultRate: faultRate,
-            maxConnections: maxConnections, readTimeoutSeconds: readTimeout)
+        var knobs = ServerKnobs.room
+        knobs.latencySeconds = latency
+        knobs.bandwidthBytesPerSecond = bandwidth
+        knobs.gzip = gzip
+        knobs.maxAgeSeconds = maxAge
+        knobs.fault = fault.flatMap(Fault.init)
+        knobs.faultRate = faultRate
+        knobs.maxConnections = maxConnections
+        knobs.readTimeoutSeconds = readTimeout
+        knobs.maxConnectionsPerAddress = maxConnectionsPerAddress
+        return knobs
     }
 
     func run() throws {
-        raiseOpenFileLimit(toAtLeast: maxConnections + 256)
+        raiseOpenFileLimit(toAtLeast: maxConnections + ServerKnobs.defaultReservedConnections + 256)
         if selfCheck { return try runSelfCheck() }
         let clock = Stopwatch()
         let roomBoard = try openBoard(log: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
         let docsSite = try openDocs()
         let server = FixtureServer(
             knobs: knobs, ownRoutes: (roomBoard?.routes ?? []) + (docsSite?.routes ?? []),
+            priorityPaths: roomBoard == nil ? [] : RoomBoard.priorityPaths,
             onRequest: { entry in say(String(format: "%9.3f  ", clock.elapsed) + entry.line) },
             onNotice: { line in say(String(format: "%9.3f  ", clock.elapsed) + line) })
+        // Ctrl-C stops it from the moment anything is printed (a script waits for the first lines,
+        // then may interrupt at once): handled on the main queue, which `dispatchMain` serves below.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+        interrupt.setEventHandler {
+            say(text("stopping"))
+            server.stop()
+            Foundation.exit(0)
+        }
+        interrupt.resume()
         guard let address = HostAddress(host) else {
             throw ValidationError(text(format: "--host: '%@' is not an IPv4 address", host))
         }
@@ -342,14 +380,6 @@ struct FixtureServerCommand: ParsableCommand {
         }
         if docsSite != nil { announceDocs(address: address, port: server.port, baseURL: server.baseURL) }
         // Serve until Ctrl-C: the main thread only waits; the server has its own threads.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-        interrupt.setEventHandler {
-            say(text("stopping"))
-            server.stop()
-            Foundation.exit(0)
-        }
-        interrupt.resume()
         dispatchMain()
     }
 
@@ -406,12 +436,19 @@ struct FixtureServerCommand: ParsableCommand {
                     format: "learners: %@",
                     "swift run workshop join http://\(host):\(port) --name YOUR-NAME --code \(roomBoard.code)"))
         }
+        // The empty board shows the same line, with the first address printed.
+        if let first = hosts.first { roomBoard.setLearnerURL("http://\(first):\(port)") }
         if address.isLoopback {
             say(text("(only this machine can reach it: add --host 0.0.0.0 for the room)"))
         }
     }
 
     func runSelfCheck() throws {
+        // Its clients all come from this machine, and its silent ones hold on throughout: the
+        // limits per address and on a new connection's first byte would refuse them.
+        var knobs = knobs
+        knobs.maxConnectionsPerAddress = nil
+        knobs.firstByteTimeoutSeconds = nil
         let plan = LoadCheck.Plan(
             clients: clients ?? 64, requestsPerClient: requests ?? 50, silentClients: silent ?? 10)
         say(

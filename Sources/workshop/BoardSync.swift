@@ -4,10 +4,6 @@ import WorkshopCore
 import WorkshopServer
 import WorkshopTools
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The room's board this learner joined, kept in the progress file, with the reports that
 /// could not be sent yet (they go with the next check).
 struct BoardMembership: Codable, Equatable {
@@ -51,10 +47,10 @@ enum BoardSync {
     static let checkTimeout = 0.3
 
     /// What one check run reports: the exercise, pass or fail, the first failing check's name
-    /// (or the first not run, when the program stopped), the time since the learner started the
-    /// exercise and the run's worst freeze (when the exercise's checks record one).
+    /// (or the first not run, when the program stopped), the time spent on the exercise (see
+    /// `Progress.Record.secondsSpent`) and the run's worst freeze (when its checks record one).
     static func report(
-        _ exercise: Exercise, _ runnerReport: ExerciseRunner.Report, startedAt: Double?, now: Double
+        _ exercise: Exercise, _ runnerReport: ExerciseRunner.Report, secondsSpent: Double
     ) -> BoardReport {
         let failing = runnerReport.failed.first ?? runnerReport.notRun.first
         let freeze = runnerReport.timeline.flatMap { timeline in
@@ -64,7 +60,7 @@ enum BoardSync {
             exercise: exercise.id, passed: runnerReport.passed,
             failingCheck: runnerReport.passed
                 ? nil : failing.map { String($0.name.prefix(BoardRules.maxCheckCharacters)) },
-            secondsSpent: max(0, now - (startedAt ?? now)), worstFreezeSeconds: freeze)
+            secondsSpent: max(0, secondsSpent), worstFreezeSeconds: freeze)
     }
 
     /// Sends what waits for the board, if the learner joined one, and says in one dim line how
@@ -115,56 +111,37 @@ enum BoardSync {
         case unreachable(String)
     }
 
-    /// POSTs `batch` as JSON to `url`, waiting at most `timeout` seconds in all (connecting,
-    /// sending, the answer). After that the request is cancelled and left behind.
+    /// POSTs `batch` as JSON to `url`, waiting at most `timeout` seconds in all (the name, the
+    /// connection, the request, the answer) and reading at most `BoardHTTP.maxAnswerBytes` of
+    /// the answer. A refusal's reason is one line of plain text (see `BoardHTTP.reason`).
     static func post(_ batch: BoardBatch, to url: URL, timeout: Double) -> Answer {
-        let deadline = DispatchTime.now() + timeout  // setting the session up counts too
+        let deadline = monotonicSeconds() + timeout
         guard let body = try? JSONEncoder().encode(batch) else {
             return .unreachable(localized("could not encode the report"))
         }
-        // URLSession's own timeout is cut to whole seconds on Linux (0.35 becomes 0: at once), so
-        // give it whole seconds beyond ours and keep the real limit with the wait below.
-        let sessionTimeout = (timeout + 1).rounded(.up)
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: sessionTimeout)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = sessionTimeout
-        configuration.timeoutIntervalForResource = sessionTimeout
-        let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
-        let result = Locked<Answer?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            let answer: Answer
-            if let http = response as? HTTPURLResponse {
-                let text = String(decoding: data ?? Data(), as: UTF8.self).trimmingCharacters(
-                    in: .whitespacesAndNewlines)
-                answer = http.statusCode == 200 ? .accepted : .refused(status: http.statusCode, reason: text)
-            } else {
-                answer = .unreachable(describe(error))
-            }
-            result.withLock { $0 = answer }
-            done.signal()
+        switch BoardHTTP.post(Array(body), to: url, deadline: deadline) {
+        case .success(let answer) where answer.status == 200:
+            return .accepted
+        case .success(let answer) where (300..<400).contains(answer.status):
+            // Never followed: a board answers, it does not send anyone elsewhere.
+            return .unreachable(localized(format: "a redirect (HTTP %d), not followed", answer.status))
+        case .success(let answer):
+            let reason = BoardHTTP.reason(answer.body)
+            return .refused(status: answer.status, reason: reason.isEmpty ? "HTTP \(answer.status)" : reason)
+        case .failure(let failure):
+            return .unreachable(describe(failure, timeout: timeout))
         }
-        task.resume()
-        if done.wait(timeout: deadline) == .timedOut {
-            task.cancel()
-            return .unreachable(Text.boardNoAnswer(timeout))
-        }
-        return result.current ?? .unreachable(Text.boardNoAnswer(timeout))
     }
 
-    /// The error in a few words ("timed out" for -1001, whose text on Linux says nothing).
-    private static func describe(_ error: (any Error)?) -> String {
-        guard let error = error as? URLError else { return error.map { "\($0)" } ?? localized("no answer") }
-        switch error.code {
-        case .timedOut: return localized("timed out")
-        case .cannotConnectToHost: return localized("connection refused")
-        case .cannotFindHost: return localized("unknown host")
-        case .notConnectedToInternet, .networkConnectionLost: return localized("no network")
-        default: return error.localizedDescription
+    /// Why there is no answer, in a few words.
+    private static func describe(_ failure: BoardHTTP.Failure, timeout: Double) -> String {
+        switch failure {
+        case .noAnswer: Text.boardNoAnswer(timeout)
+        case .refused: localized("connection refused")
+        case .unknownHost: localized("unknown host")
+        case .network(let words): words
+        case .notHTTP: localized("the answer is not HTTP")
+        case .closed: localized("the connection was closed without an answer")
         }
     }
 }

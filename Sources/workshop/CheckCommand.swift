@@ -99,9 +99,10 @@ struct Check: ParsableCommand {
             progress.markStarted(exercise.id, now: now)
             var record = progress.exercises[exercise.id] ?? Progress.Record()
             record.record(fingerprint, passed: report.passed, failedChecks: report.failed.count)
+            record.noteTime(passed: report.passed, at: now)
             progress.exercises[exercise.id] = record
             // Queued here, sent by `checkAndReport` (or with the next check, if the board is away).
-            let boardReport = BoardSync.report(exercise, report, startedAt: record.startedAt, now: now)
+            let boardReport = BoardSync.report(exercise, report, secondsSpent: record.secondsSpent(now: now))
             progress.board?.queue(boardReport, checkedAt: now)
         }
         if quiet { return report.results }

@@ -46,37 +46,58 @@ struct CheckPictureOptions: ParsableArguments {
             let failed = report.results.filter { !$0.passed && !$0.notRun }.count
             return failed == 0 ? Text.pictureAllPass : Text.pictureFailing(failed, of: report.results.count)
         }
-        let picture = TimelinePicture(
-            title: Text.pictureTitle(exercise), subtitle: Text.pictureSubtitle,
-            runs: [
-                mine.pictureRun(name: Text.pictureYours, failure: yours.passed ? nil : verdict(yours)),
-                theirs.pictureRun(name: Text.pictureReference, failure: reference.passed ? nil : verdict(reference)),
-            ],
-            caption:
-                "\(Text.pictureYours): \(verdict(yours))\(localized("; "))\(Text.pictureReference): \(verdict(reference))"
-        )
+        let caption =
+            "\(Text.pictureYours): \(verdict(yours))\(localized("; "))\(Text.pictureReference): \(verdict(reference))"
+        func picture(headings: Bool) -> TimelinePicture {
+            TimelinePicture(
+                title: Text.pictureTitle(exercise), subtitle: Text.pictureSubtitle,
+                runs: [
+                    mine.pictureRun(name: Text.pictureYours, failure: yours.passed ? nil : verdict(yours)),
+                    theirs.pictureRun(
+                        name: Text.pictureReference, failure: reference.passed ? nil : verdict(reference)),
+                ],
+                caption: caption, headings: headings)
+        }
         var lines: [String] = []
         if let svg {
-            try save(picture.svg, to: svg, flag: "--svg")
+            try save(picture(headings: true).svg, to: svg, flag: "--svg")
             lines.append(Text.pictureWritten(svg))
         }
         if let html {
-            let page = """
-                <!doctype html>
-                <html lang="\(Language.current == .ja ? "ja" : "en")"><head><meta charset="utf-8">
-                <title>\(xmlEscaped(Text.pictureTitle(exercise)))</title>
-                <style>body { font-family: sans-serif; margin: 2em; } p { font-size: 1.2em; }</style></head>
-                <body><h1>\(xmlEscaped(Text.pictureTitle(exercise)))</h1>
-                \(picture.svg)
-                <p>\(xmlEscaped(Text.pictureYours)): \(xmlEscaped(verdict(yours)))</p>
-                <p>\(xmlEscaped(Text.pictureReference)): \(xmlEscaped(verdict(reference)))</p>
-                </body></html>
-
-                """
-            try save(page, to: html, flag: "--html")
+            try save(
+                Self.page(exercise, caption: caption, passed: yours.passed, picture(headings: false)), to: html,
+                flag: "--html")
             lines.append(Text.pictureWritten(html))
         }
         return lines
+    }
+
+    /// The page for a projector of 1280 x 800: the title, what the lanes mean and the verdict,
+    /// each once, then the picture (drawn without its own headings), as wide as the page, scaled
+    /// by its viewBox.
+    static func page(_ exercise: Exercise, caption: String, passed: Bool, _ picture: TimelinePicture) -> String {
+        let title = xmlEscaped(Text.pictureTitle(exercise))
+        return """
+            <!doctype html>
+            <html lang="\(Language.current == .ja ? "ja" : "en")"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title)</title>
+            <style>
+            body { font-family: sans-serif; margin: 1.5em 2em; color: #111827; }
+            h1 { font-size: 1.8em; margin: 0 0 0.3em 0; }
+            p { font-size: 1.2em; margin: 0.3em 0; overflow-wrap: anywhere; }
+            .lanes { color: #374151; }
+            .verdict { font-weight: bold; }
+            .verdict.failing { color: #b91c1c; }
+            svg { border: 1px solid #e5e7eb; margin-top: 0.8em; }
+            </style></head>
+            <body><h1>\(title)</h1>
+            <p class="lanes">\(xmlEscaped(Text.pictureSubtitle))</p>
+            <p class="verdict\(passed ? "" : " failing")">\(xmlEscaped(caption))</p>
+            \(picture.inlineSVG)
+            </body></html>
+
+            """
     }
 
     private func save(_ text: String, to path: String, flag: String) throws {

@@ -30,8 +30,9 @@ struct Join: ParsableCommand {
 
     @OptionGroup var language: LanguageOption
 
-    /// How long `join` waits for the board: it is a command of its own, so longer than a check.
-    static let timeout = 3.0
+    /// How long `join` waits for the board: it is a command of its own, so longer than a check;
+    /// with the program's start and its one line, it ends within 3.5 s whatever the board does.
+    static let timeout = 2.5
 
     /// "http://HOST:PORT" (a path is dropped); "HOST:PORT" is taken as http.
     static func serverURL(_ text: String) throws -> URL {

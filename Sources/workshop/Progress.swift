@@ -18,6 +18,11 @@ struct Progress: Codable {
         /// When the learner first started or checked it (seconds since 1970): the board shows
         /// the time spent on it.
         var startedAt: Double?
+        /// When a check passed it and the time spent stopped (nil while it counts): checking a
+        /// passed exercise again adds nothing. A later check that fails starts it again.
+        var passedAt: Double?
+        /// Seconds between a pass and a later failing check: not spent on it, not counted.
+        var pausedSeconds = 0.0
 
         static let passedKept = 20
 
@@ -32,6 +37,33 @@ struct Progress: Codable {
             hintsShown = max(0, try values.decodeIfPresent(Int.self, forKey: .hintsShown) ?? 0)
             passedFingerprints = try values.decodeIfPresent([String].self, forKey: .passedFingerprints) ?? []
             startedAt = try values.decodeIfPresent(Double.self, forKey: .startedAt)
+            passedAt = try values.decodeIfPresent(Double.self, forKey: .passedAt)
+            pausedSeconds = max(0, try values.decodeIfPresent(Double.self, forKey: .pausedSeconds) ?? 0)
+        }
+
+        /// The time spent on it at `now`: from the start to the pass (or to now, while it
+        /// counts), less the pauses between a pass and a later failure.
+        func secondsSpent(now: Double) -> Double {
+            guard let startedAt else { return 0 }
+            return max(0, (passedAt ?? now) - startedAt - pausedSeconds)
+        }
+
+        /// Stops the time spent at a pass (the first one: a pass after a pass changes nothing),
+        /// and starts it again at a failing check after a pass.
+        mutating func noteTime(passed: Bool, at now: Double) {
+            if passed {
+                if passedAt == nil { passedAt = now }
+            } else if let stopped = passedAt {
+                pausedSeconds += max(0, now - stopped)
+                passedAt = nil
+            }
+        }
+
+        /// Forgets the time spent: the next start counts from zero (`reset`).
+        mutating func forgetTime() {
+            startedAt = nil
+            passedAt = nil
+            pausedSeconds = 0
         }
 
         /// Notes what a check of the files with `fingerprint` said.

@@ -113,7 +113,7 @@ struct Reset: ParsableCommand {
             for id in Set(changes.map(\.exercise.id)) {
                 progress.exercises[id]?.checkedFingerprint = nil
                 progress.exercises[id]?.passed = false
-                progress.exercises[id]?.startedAt = nil  // the room's board counts the time from the new start
+                progress.exercises[id]?.forgetTime()  // the room's board counts the time from the new start
             }
             for exercise in exercises { progress.exercises[exercise.id]?.hintsShown = 0 }
             // Every exercise back as shipped: start over from the first one not passed.

@@ -175,6 +175,20 @@ final class Lesson04PairTests: XCTestCase {
         }
     }
 
+    /// catalog fails at once (500); friends fails later, when it hits the redirect limit after
+    /// several round trips. friends is the cause in every variant: it comes first in the
+    /// article's order, and a failure that is not certain to be the cause cancels nothing (when
+    /// catalog's failure cancelled friends at once, the threaded and async variants named catalog).
+    func testTheCauseIsTheFirstFailureInTheArticlesOrderNotTheFirstToArrive() {
+        server.setFault(.redirectLoop, forPathPrefix: XMLAPIs.friends.path)
+        server.setFault(.status(500), forPathPrefix: XMLAPIs.catalog.path)
+        for variant in [Variant.noThread, .threaded, .async] {
+            let failed = run(variant, requestTimeout: 10)
+            let message = failed.failure ?? "no failure"
+            XCTAssertTrue(message.hasPrefix("friends: too many redirects"), "\(variant): \(message)")
+        }
+    }
+
     // MARK: Bad input: a clear error, at once, and nothing half-done shown as done
 
     /// Every fault below hits the identity round already (the server sends corrupt or

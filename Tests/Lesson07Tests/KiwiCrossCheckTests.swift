@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkshopCore
 
 @testable import Lesson07Kit
 
@@ -89,12 +90,21 @@ enum KiwiCrossCheck {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         do { try process.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        if exited.wait(timeout: .now() + 30) == .timedOut {
+        // Read to the end of the pipe (not only to the exit: the last chunk may still be in it),
+        // on a thread of its own, so that a python3 that never ends cannot hold the test.
+        let read = Locked(Data())
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            read.withLock { $0 = data }
+            ended.signal()
+        }
+        let deadline = DispatchTime.now() + 30
+        if ended.wait(timeout: deadline) == .timedOut || exited.wait(timeout: deadline) == .timedOut {
             process.terminate()
             return nil
         }
-        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+        return process.terminationStatus == 0 ? String(decoding: read.current, as: UTF8.self) : nil
     }
 
     static let script = #"""

@@ -1,17 +1,15 @@
 import Foundation
+import LessonTestSupport
 import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopServer
 
-/// The board page in a real browser: Debian's chromium, headless. Skipped, saying why, when it
-/// is not installed (`bash .ci/setup --extras` installs it when it can) or outside the slow tier.
+/// The board page in a real browser: Debian's chromium, headless (`Browser`). Skipped, saying
+/// why, when it is not installed (`bash .ci/setup --extras` installs it when it can) or outside the slow tier.
 @Suite("Room board in a browser")
 struct BoardBrowserTests {
-    static let browser = ["chromium", "chromium-browser", "google-chrome"].first { name in
-        ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") } ?? false
-    }
+    static let browser = Browser.path
     static let slowTier = ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1"
 
     /// Where the screenshot goes: BOARD_SCREENSHOT, else a temporary file (its path is printed).
@@ -20,15 +18,7 @@ struct BoardBrowserTests {
         ?? FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).png").path
 
     static func chromium(_ arguments: [String], timeout: Double = 90) throws -> Subprocess.Outcome {
-        let browser = try #require(browser)
-        // A profile of its own, so a test never touches (or waits for) the user's browser.
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: profile) }
-        return try Subprocess.run(
-            browser,
-            ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)"]
-                + arguments,
-            timeout: timeout)
+        try Browser.run(arguments, timeout: timeout)
     }
 
     static func room() throws -> TestBoard {
@@ -75,7 +65,7 @@ struct BoardBrowserTests {
         #expect(!dom.contains("data-updates=\"0\""), "no live update")
         for name in ["aoi", "ren", "late", "さくら"] { #expect(dom.contains("data-learner=\"\(name)\"")) }
         // The hostile name and check are text, not elements: only the page's two script elements exist.
-        #expect(dom.contains("<td class=\"name\">&lt;script&gt;</td>"))
+        #expect(dom.contains("<span class=\"clip\">&lt;script&gt;</span>"))
         #expect(dom.contains("&lt;img src=x onerror=alert(1)&gt;"))
         #expect(dom.components(separatedBy: "<script").count - 1 == 2)
         #expect(!dom.contains("<img"))
@@ -106,5 +96,129 @@ struct BoardBrowserTests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(png.count > 10_000)
         print("board screenshot: \(Self.screenshot)")
+    }
+
+    /// The package this test was built from: its Exercises/ are the board's columns.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A board with every exercise of the workshop as a column, and 20 learners of every kind of
+    /// name (long, Japanese, a script tag) who have checked from 1 to all of them, passing and
+    /// failing long-named checks; served with a copy of the page that carries `Browser.probeScript`
+    /// (at /probe/board, the same page, style, script and Content-Security-Policy, plus the probe).
+    static func fullRoom() throws -> (board: RoomBoard, server: FixtureServer, folder: URL, exercises: Int) {
+        let exercises = BoardExercise.load(root: packageRoot)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let board = try RoomBoard(
+            databasePath: folder.appendingPathComponent("board.sqlite").path, exercises: exercises,
+            code: TestBoard.code)
+        let page = try #require(board.routes.first { $0.prefix == "/board" }?.route)
+        let probe: [(prefix: String, route: FixtureServer.Route)] = [
+            (
+                "/probe/probe.js",
+                { _, _ in RoomBoard.file(Browser.probeScript, type: "text/javascript; charset=utf-8") }
+            ),
+            (
+                "/probe/board",
+                { request, baseURL in
+                    var board = request
+                    board.path = "/board"
+                    guard var response = page(board, baseURL) else { return nil }
+                    let html = String(decoding: response.body, as: UTF8.self)
+                    response.body = Array(
+                        html.replacingOccurrences(
+                            of: "</head>", with: "<script src=\"/probe/probe.js\" defer></script>\n</head>"
+                        ).utf8)
+                    return response
+                }
+            ),
+        ]
+        let server = FixtureServer(ownRoutes: probe + board.routes, priorityPaths: RoomBoard.priorityPaths)
+        try server.start()
+        let names = [
+            "aoi", "ren", "mei", "sota", "さくら", "haruto", "yui", "minato", "hina", "riku", "Zoë", "O'Brien",
+            "山田 太郎", "kaito", "yuna", "learner-with-long-name", "ichika", "takumi", "<script>", "nagisa",
+        ]
+        let checks = [
+            "fetches off the main thread", "the Screen never hangs while the icons load", "no data race under TSan",
+            "the worst freeze is under 0.25 s", "cancels the requests in flight",
+        ]
+        for (i, name) in names.enumerated() {
+            let count = 1 + (i * 7) % exercises.count
+            let reports = (0..<count).map { j in
+                let passed = (i + j) % 3 != 0
+                return BoardReport(
+                    id: UUID().uuidString, exercise: exercises[(i + j) % exercises.count].id, passed: passed,
+                    failingCheck: passed ? nil : checks[(i + j) % checks.count],
+                    secondsSpent: Double(60 * (j + 1) + 13 * i), worstFreezeSeconds: passed ? 0.02 : 0.8,
+                    ageSeconds: Double(100 * (count - j) + 37 * i))
+            }
+            for batch in stride(from: 0, to: reports.count, by: BoardRules.maxReportsPerBatch) {
+                let part = Array(reports[batch..<min(reports.count, batch + BoardRules.maxReportsPerBatch)])
+                if case .refused(let status, let reason) = board.take(
+                    BoardBatch(code: TestBoard.code, name: name, reports: part), from: "127.0.0.\(10 + i)",
+                    isJoin: false)
+                {
+                    Issue.record("\(name): \(status) \(reason)")
+                }
+            }
+        }
+        return (board, server, folder, exercises.count)
+    }
+
+    @Test(
+        "20 learners and every exercise fit a 1280 x 800 projector: the page never scrolls sideways",
+        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)),
+        .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+    func fitsAProjector() throws {
+        let (board, server, folder, exercises) = try Self.fullRoom()
+        defer {
+            board.close()
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        #expect(exercises >= 18, "the workshop's exercises are the columns")
+        #expect(board.snapshot().learners.count == 20)
+        let screenshots = Browser.screenshotFolder()
+        for language in ["en", "ja"] {
+            let url = "\(server.baseURL.absoluteString)/probe/board?lang=\(language)&wait=1"
+            let dump = try Browser.dom(url)
+            #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
+            let dom = dump.stdout
+            #expect(dom.contains("data-state=\"live\""), "\(language): the board never drew: \(dom.prefix(2000))")
+            #expect(dom.components(separatedBy: "data-learner=\"").count - 1 == 20, "\(language)")
+            #expect(dom.components(separatedBy: "<th class=\"exercise\"").count - 1 == exercises, "\(language)")
+            let layout = try #require(Browser.Layout(dom: dom), "\(language): the probe wrote nothing")
+            print("board at 1280 x 800 (\(language)): \(layout)")
+            #expect(layout.innerWidth == Browser.projector.width, "\(layout)")
+            #expect(layout.scrollWidth <= layout.innerWidth, "\(language): \(layout)")
+            #expect(!layout.scrollsSideways, "\(language): \(layout)")
+
+            let file = screenshots.appendingPathComponent("board-20-learners-\(language).png").path
+            let shot = try Browser.screenshot(
+                "\(server.baseURL.absoluteString)/board?lang=\(language)&wait=1", to: file, language: language)
+            #expect(shot.succeeded, "chromium: \(shot.stderr.suffix(2000))")
+            #expect(FileManager.default.contents(atPath: file)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+            print("board screenshot: \(file)")
+        }
+    }
+
+    @Test(
+        "an empty board shows the command to join, with the server's address and the room code",
+        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)),
+        .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+    func emptyBoard() throws {
+        let room = try TestBoard()
+        defer { room.remove() }
+        let url = "\(room.server.baseURL.absoluteString)/board?lang=en&wait=1"
+        let dump = try Browser.dom(url)
+        let join =
+            "swift run workshop join \(room.server.baseURL.absoluteString) --name YOUR-NAME --code \(TestBoard.code)"
+        #expect(dump.stdout.contains("<code>\(join)</code>"), "\(dump.stdout.prefix(3000))")
+        #expect(!dump.stdout.contains("THIS-MACHINE"))
+        let file = Browser.screenshotFolder().appendingPathComponent("board-empty.png").path
+        #expect(try Browser.screenshot(url, to: file).succeeded)
+        print("board screenshot: \(file)")
     }
 }

@@ -28,7 +28,7 @@ final class TestBoard: Sendable {
         board = try RoomBoard(
             databasePath: self.folder.appendingPathComponent("board.sqlite").path, exercises: Self.exercises,
             code: Self.code, settings: settings, onEvent: { line in events.withLock { $0.append(line) } })
-        server = FixtureServer(knobs: knobs, ownRoutes: board.routes)
+        server = FixtureServer(knobs: knobs, ownRoutes: board.routes, priorityPaths: RoomBoard.priorityPaths)
         try server.start()
     }
 

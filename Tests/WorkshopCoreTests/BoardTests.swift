@@ -103,6 +103,21 @@ struct BoardServerTests {
         #expect(try room.get("/board/nothing").status == 404)
     }
 
+    @Test("the page carries the command to join: the address learners reach (as the server printed it) and the code")
+    func joinLine() throws {
+        let room = try TestBoard()
+        defer { room.remove() }
+        let page = { (headers: [String: String]) in
+            String(decoding: try room.get("/board?lang=en", headers: headers).body, as: UTF8.self)
+        }
+        let base = room.server.baseURL.absoluteString
+        #expect(try page([:]).contains("swift run workshop join \(base) --name YOUR-NAME --code \(TestBoard.code)"))
+        // A Host that is no address is not put on the projector.
+        #expect(try page(["Host": "evil<b>:1"]).contains("join http://THIS-MACHINE:PORT --name"))
+        room.board.setLearnerURL("http://192.0.2.5:8080")
+        #expect(try page([:]).contains("swift run workshop join http://192.0.2.5:8080 --name YOUR-NAME --code TESTQ7"))
+    }
+
     @Test("a page waiting with after=V is answered as soon as a report changes the board")
     func livePoll() throws {
         let room = try TestBoard()

@@ -141,9 +141,15 @@ struct FixtureServerCLITests {
 
 /// A program left running: its output collected as it comes, lines waited for with a timeout,
 /// stopped with SIGINT (Ctrl-C).
+///
+/// Its output is complete only when both pipes have reached their end, not when the process has
+/// exited: the last chunk can still be on its way to the reader then (a test that read `output`
+/// right after the exit missed the stop line under load). `exit` waits for both ends.
 final class RunningProgram: Sendable {
     private let process: Process
-    private let collected = Watched((out: "", err: ""))
+    /// What came so far, and how many of the two pipes are still open. Watched (its lock): the
+    /// pipes' readers append from their own threads, the test reads and waits.
+    private let collected = Watched((out: "", err: "", openPipes: 2))
     private let exited = DispatchSemaphore(value: 0)
 
     init(_ path: String, _ arguments: [String], locale: [String: String] = [:]) throws {
@@ -161,6 +167,7 @@ final class RunningProgram: Sendable {
                 let data = handle.availableData
                 if data.isEmpty {
                     handle.readabilityHandler = nil  // the end: no more calls
+                    collected.withLock { $0.openPipes -= 1 }
                     return
                 }
                 let text = String(decoding: data, as: UTF8.self)
@@ -172,6 +179,7 @@ final class RunningProgram: Sendable {
         try process.run()
     }
 
+    /// What it printed so far (all of it once `exit` has returned a status).
     var output: (out: String, err: String) { collected.withLock { ($0.out, $0.err) } }
 
     /// The first line of stdout containing `text`, once it has been printed.
@@ -182,11 +190,13 @@ final class RunningProgram: Sendable {
         return output.out.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
     }
 
-    /// Sends SIGINT and waits for the exit status (nil when it did not end in time).
+    /// Sends SIGINT and waits for the exit status and for the end of both pipes (nil when the
+    /// program did not end, or its output did not, within `timeout`).
     func exit(timeout: Double) -> Int32? {
         interrupt()
         guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
         exited.signal()  // so a second call does not wait
+        guard collected.wait(timeout: timeout, until: { $0.openPipes == 0 }) else { return nil }
         return process.terminationStatus
     }
 

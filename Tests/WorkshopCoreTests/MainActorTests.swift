@@ -67,4 +67,28 @@ final class MainActorTests: XCTestCase {
             XCTAssertLessThan(clock.elapsed, 30 / 4)
         }
     }
+
+    /// A no-thread run shows its content only when main is free again, at its very end: the
+    /// frame that shows it is drawn within the run, so its first content is never later than
+    /// its total (lesson 04 once reported first content 7.125 s beside a total of 7.120 s: the
+    /// total was read before the Screen's stop drew that frame).
+    func testFirstContentOfARunThatBlocksMainIsNeverLaterThanItsTotal() {
+        MainActor.assumeIsolated {
+            for _ in 0..<5 {
+                let probe = Probe(title: "probe", output: .silent)
+                let blocked = 0.05
+                let run = VariantRun.perform("no-thread", controller: probe, timeout: 10, details: ()) {
+                    // The no-thread way: the work blocks main (as a blocking download would), then shows.
+                    Thread.sleep(forTimeInterval: blocked)
+                    probe.screen.table.placeholder = "loading..."
+                    probe.outcome = "done"
+                }
+                let total = run.seconds(.totalSeconds) ?? 0
+                let first = run.seconds(.firstContentSeconds) ?? .infinity
+                XCTAssertNil(run.failure)
+                XCTAssertGreaterThanOrEqual(first, blocked, "nothing can be drawn while main is blocked")
+                XCTAssertLessThanOrEqual(first, total, "first content \(first) s after the total \(total) s")
+            }
+        }
+    }
 }

@@ -224,6 +224,75 @@ struct BoardCommandTests {
     }
 }
 
+@Suite("workshop check: the time spent on an exercise")
+struct TimeSpentTests {
+    /// The reports waiting for the board (it is away): what each check would have told it.
+    static func pending(_ workspace: TestWorkspace) throws -> [[String: Any]] {
+        let board = try #require(try BoardCommandTests.progress(workspace)["board"] as? [String: Any])
+        return (board["pending"] as? [[String: Any]])?.compactMap { $0["report"] as? [String: Any] } ?? []
+    }
+
+    /// Moves the exercise's recorded times `seconds` into the past, as if that long had gone by.
+    static func age(_ exercise: Exercise, by seconds: Double, in workspace: TestWorkspace) throws {
+        var progress = try BoardCommandTests.progress(workspace)
+        var exercises = progress["exercises"] as? [String: Any] ?? [:]
+        var record = exercises[exercise.id] as? [String: Any] ?? [:]
+        for key in ["startedAt", "passedAt"] {
+            if let time = record[key] as? Double { record[key] = time - seconds }
+        }
+        exercises[exercise.id] = record
+        progress["exercises"] = exercises
+        try workspace.write(".workshop-progress", try JSONSerialization.data(withJSONObject: progress))
+    }
+
+    @Test(
+        "the time spent stops at the pass (checking again adds nothing) and starts again only when a later check fails",
+        .enabled(if: WorkshopBinary.isBuilt))
+    func stopsAtThePass() throws {
+        let workspace = try TestWorkspace()
+        defer { workspace.remove() }
+        let exercise = Subject.pure
+        let clock = Stopwatch()
+        // Joined to a board nobody listens on: every report waits in the progress file, to be read.
+        let away = try SilentListener()
+        away.close()
+        try BoardCommandTests.setBoard(
+            "{\"url\": \"http://127.0.0.1:\(away.port)\", \"name\": \"aoi\", \"code\": \"\(RoomServer.code)\"}",
+            in: workspace)
+        let check = { () throws -> Subprocess.Outcome in
+            try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 300)
+        }
+        // Started 30 s ago, solved now: the pass stops the time at about 30 s.
+        _ = try WorkshopBinary.run(["start", exercise.id], root: workspace.root, timeout: 60)
+        try Self.age(exercise, by: 30, in: workspace)
+        try workspace.solve(exercise)
+        #expect(try check().status == 0)
+        // Ten minutes later the learner checks it again (as after `join`): still about 30 s.
+        try Self.age(exercise, by: 600, in: workspace)
+        #expect(try check().status == 0)
+        // The file breaks: the time counts again from this failing check, not from the pass.
+        try workspace.write(exercise.paths[0], try workspace.shipped(exercise))
+        #expect(try check().status != 0)
+        try workspace.solve(exercise)
+        #expect(try check().status == 0)
+
+        let spent = try Self.pending(workspace).map { $0["secondsSpent"] as? Double ?? -1 }
+        let passed = try Self.pending(workspace).map { $0["passed"] as? Bool }
+        #expect(passed == [true, true, false, true])
+        // Each at least the 30 s before the first pass, and at most that plus this test's own
+        // time: never the 10 minutes between the pass and the check after it.
+        let bound = 30 + clock.elapsed
+        for (index, seconds) in spent.enumerated() {
+            #expect(seconds >= 30 && seconds <= bound, "report \(index + 1): \(seconds) s of at most \(bound) s")
+        }
+        #expect(abs(spent[1] - spent[0]) < 0.01, "checking a passed exercise again added time: \(spent)")
+        let record = try #require(
+            (try BoardCommandTests.progress(workspace)["exercises"] as? [String: Any])?[exercise.id] as? [String: Any])
+        #expect(record["passedAt"] is Double, "the progress file keeps the pass time")
+        #expect((record["pausedSeconds"] as? Double ?? 0) >= 600)
+    }
+}
+
 @Suite("A room of 20 learners on one board")
 struct BoardRoomTests {
     /// What the board should show for one learner and exercise.
@@ -337,5 +406,156 @@ struct BoardRoomTests {
         #expect(aoi.secondsSpent >= 0 && aoi.secondsSpent < 600)
         print(
             "board room: \(board.learners.count) learners, version \(board.version), \(json.body.count) bytes of JSON")
+    }
+}
+
+/// Boards that are not what they claim: a learner's `join` or `check` may meet anything at the
+/// address it was given on the room's network.
+enum HostileBoard: String, CaseIterable, CustomStringConvertible {
+    /// Takes the connection and never answers.
+    case silent
+    /// Answers 500 with 10 MB of text.
+    case huge500
+    /// Answers 403 with escape sequences that would set the terminal's title, clear the screen
+    /// and colour the rest, C1 controls and a bidi override, over several lines.
+    case escapes403
+    /// Answers 302 to the very same address, every time.
+    case redirectLoop
+
+    var description: String { rawValue }
+
+    static let tenMegabytes: [UInt8] =
+        Array("the board broke\n".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: 10 * 1024 * 1024)
+    static let escapes: [UInt8] = Array(
+        ("\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[Hwrong room code\u{1B}[31m!\u{1B}[0m \u{9B}2J\u{202E}reversed"
+            + "\u{1B}]8;;http://example.invalid/\u{1B}\\a link\u{1B}]8;;\u{1B}\\\r\nsecond line\n"
+            + String(repeating: "\u{1B}[1A\u{1B}[2K", count: 500)).utf8)
+
+    /// A server playing this board; `stop` ends it.
+    final class Running: Sendable {
+        let url: String
+        let stop: @Sendable () -> Void
+
+        init(_ board: HostileBoard) throws {
+            if board == .silent {
+                let listener = try SilentListener()
+                url = "http://127.0.0.1:\(listener.port)"
+                let closer = Locked<SilentListener?>(listener)  // Locked: `stop` may come from any thread
+                stop = { closer.withLock { $0?.close() } }
+                return
+            }
+            let route: FixtureServer.Route = { request, _ in
+                switch board {
+                case .huge500:
+                    return HTTPResponse(
+                        status: 500, contentType: "text/plain", body: HostileBoard.tenMegabytes, compressible: false)
+                case .escapes403:
+                    return HTTPResponse(
+                        status: 403, contentType: "text/plain", body: HostileBoard.escapes, compressible: false)
+                case .redirectLoop, .silent:
+                    var response = HTTPResponse.text(302, "see there")
+                    response.headers.append(("Location", request.target))
+                    return response
+                }
+            }
+            let server = FixtureServer(ownRoutes: [("/", route)])
+            try server.start()
+            url = server.baseURL.absoluteString
+            stop = { server.stop() }
+        }
+    }
+}
+
+/// What a terminal would act on, or a reader not see: every control character but the line
+/// feed (ESC, BEL, CR, DEL, the C1 ones such as CSI) and every invisible format character
+/// (a bidi override).
+func controlCharacters(in text: String) -> [Unicode.Scalar] {
+    text.unicodeScalars.filter { scalar in
+        scalar != "\n" && [.control, .format].contains(scalar.properties.generalCategory)
+    }
+}
+
+@Suite("workshop join against hostile boards")
+struct HostileBoardJoinTests {
+    @Test(
+        "silent, 10 MB 500, escape sequences in a 403, a redirect loop: join ends within 3.5 s, prints one plain line",
+        .enabled(if: WorkshopBinary.isBuilt), arguments: HostileBoard.allCases)
+    func join(_ kind: HostileBoard) throws {
+        let workspace = try TestWorkspace()
+        defer { workspace.remove() }
+        let board = try HostileBoard.Running(kind)
+        defer { board.stop() }
+        let started = monotonicSeconds()
+        let outcome = try WorkshopBinary.run(
+            ["join", board.url, "--name", "aoi", "--code", RoomServer.code], root: workspace.root, timeout: 60)
+        let seconds = monotonicSeconds() - started
+        let printed = outcome.stdout + outcome.stderr
+        print(String(format: "hostile board %@: join ended after %.2f s and printed: ", "\(kind)", seconds) + printed)
+        #expect(outcome.status == 1, "\(kind): \(printed.prefix(500))")
+        // A thread-sanitized build starts slower: the same bar on top of its start.
+        let bar = 3.5 + (Toolchain.builtWithThreadSanitizer ? 1.5 : 0)
+        #expect(seconds < bar, "\(kind): join took \(seconds) s")
+        #expect(printed.utf8.count <= 2048, "\(kind): \(printed.utf8.count) bytes printed")
+        #expect(controlCharacters(in: printed).isEmpty, "\(kind): \(printed.debugDescription.prefix(500))")
+        #expect(printed.split(separator: "\n").count == 1, "\(kind): \(printed)")
+        #expect(try BoardCommandTests.progress(workspace)["board"] == nil, "\(kind): joined anyway")
+        let said: [HostileBoard: String] = [
+            .silent: "no answer within 2.5 s", .huge500: "the board broke",
+            .escapes403: "wrong room code! reversed", .redirectLoop: "a redirect (HTTP 302), not followed",
+        ]
+        #expect(printed.contains(said[kind] ?? "?"), "\(kind): \(printed)")
+        #expect(!printed.contains("pwned") && !printed.contains("second line"), "\(kind): \(printed)")
+    }
+}
+
+@Suite("Slow: a check against hostile boards")
+struct HostileBoardCheckSlowTests {
+    @Test(
+        "silent, 10 MB 500, escape sequences in a 403, a redirect loop: a check waits under 0.5 s for it, prints under 2 KB more, no control byte",
+        .enabled(if: WorkshopBinary.isBuilt),
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
+            "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+    func check() throws {
+        let workspace = try TestWorkspace()
+        defer { workspace.remove() }
+        let exercise = Subject.pure
+        _ = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 300)  // compiled once
+        func timedCheck() throws -> (Double, String) {
+            let started = monotonicSeconds()
+            let outcome = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 120)
+            return (monotonicSeconds() - started, outcome.stdout + outcome.stderr)
+        }
+        // The bar is 0.5 s; a thread-sanitized build starts its work several times slower.
+        let allowance = Toolchain.builtWithThreadSanitizer ? 1.0 : 0.5
+        for kind in HostileBoard.allCases {
+            let board = try HostileBoard.Running(kind)
+            defer { board.stop() }
+            let membership = "{\"url\": \"\(board.url)\", \"name\": \"aoi\", \"code\": \"\(RoomServer.code)\"}"
+            // Not joined and joined, in turns: the fastest of each, the least disturbed by other load.
+            var alone = (seconds: Double.infinity, output: "")
+            var joined = (seconds: Double.infinity, output: "")
+            for _ in 0..<3 {
+                try BoardCommandTests.setBoard(nil, in: workspace)
+                let plain = try timedCheck()
+                if plain.0 < alone.seconds { alone = plain }
+                try BoardCommandTests.setBoard(membership, in: workspace)
+                let hostile = try timedCheck()
+                if hostile.0 < joined.seconds { joined = hostile }
+            }
+            let extra = joined.output.utf8.count - alone.output.utf8.count
+            let boardLines = joined.output.split(separator: "\n").filter { $0.contains("board") }
+            print(
+                String(
+                    format: "hostile board %@: fastest check %.3f s alone, %.3f s joined (+%.3f s), %d bytes more: ",
+                    "\(kind)", alone.seconds, joined.seconds, joined.seconds - alone.seconds, extra)
+                    + boardLines.joined(separator: " | "))
+            #expect(joined.seconds - alone.seconds < allowance, "\(kind): the board cost the check too long")
+            #expect(extra <= 2048, "\(kind): \(extra) bytes more:\n\(joined.output.prefix(3000))")
+            #expect(
+                controlCharacters(in: joined.output).isEmpty, "\(kind): \(joined.output.debugDescription.prefix(800))")
+            #expect(boardLines.count == 1, "\(kind): \(joined.output)")
+            #expect(!joined.output.contains("pwned"), "\(kind)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import LessonTestSupport
 import WorkshopCore
 import WorkshopTools
 import XCTest
@@ -38,7 +39,6 @@ final class CheckPictureTests: XCTestCase {
         XCTAssertTrue(lanes.contains("main"), "the shipped file's work is in the main lane: \(lanes)")
         XCTAssertGreaterThan(lanes.count, 1, "the reference's work is in a lane of its own: \(lanes)")
         XCTAssertTrue(picture.contains("frozen"), "the main thread's freeze is shown")
-        XCTAssertTrue(try String(contentsOfFile: html, encoding: .utf8).contains("<svg"))
 
         // Rendered as a projector would show it (librsvg, installed by `bash .ci/setup --extras`).
         let renderer = "/usr/bin/rsvg-convert"
@@ -55,5 +55,43 @@ final class CheckPictureTests: XCTestCase {
         let none = try WorkshopBinary.run(["check", pure.id, "--svg", svg], root: workspace.root)
         XCTAssertTrue(none.stderr.contains("record no timeline"), none.stderr)
         XCTAssertTrue(none.stdout.contains("exercise \(pure.id): "), none.stdout)
+
+        try checkPage(html)  // last: it is skipped without a browser
+    }
+
+    /// The page of `check 03 --html`, for a 1280 x 800 projector: HTML with the picture inline (no
+    /// XML declaration in its body), the title and the verdict each said once, the right words;
+    /// in a browser at that size it does not scroll sideways (the picture scales by its viewBox).
+    func checkPage(_ path: String) throws {
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(page.contains("<svg"))
+        XCTAssertFalse(page.contains("<?xml"), "an XML declaration inside the page")
+        XCTAssertTrue(page.contains("viewBox=\"0 0 "), "the picture scales by its viewBox")
+        XCTAssertFalse(page.contains("work ran on"), "the old words")
+        // What a reader sees: the picture's <title> and <desc> (for screen readers) and the tags out.
+        let seen = page.replacingOccurrences(of: "<title[^>]*>[^<]*</title>", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "<desc[^>]*>[^<]*</desc>", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "<[^>]+>", with: "\n", options: .regularExpression)
+            .replacingOccurrences(of: "&apos;", with: "'")
+        let title = "Exercise 03: your run and the reference's"
+        XCTAssertEqual(seen.components(separatedBy: title).count - 1, 1, "the title once:\n\(seen)")
+        XCTAssertEqual(seen.components(separatedBy: "checks fail").count - 1, 1, "the verdict once:\n\(seen)")
+        XCTAssertEqual(seen.components(separatedBy: "every check passes").count - 1, 1, "the verdict once:\n\(seen)")
+
+        try XCTSkipUnless(Browser.path != nil, Browser.missing)
+        let probed = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("probed.html")
+        try page.replacingOccurrences(of: "</body>", with: "<script>\(Browser.probeScript)</script></body>")
+            .write(to: probed, atomically: true, encoding: .utf8)
+        let dump = try Browser.dom(probed.absoluteString)
+        XCTAssertTrue(dump.succeeded, dump.stderr)
+        let layout = try XCTUnwrap(
+            Browser.Layout(dom: dump.stdout), "the probe wrote nothing: \(dump.stdout.prefix(500))")
+        print("check 03 --html at 1280 x 800: \(layout)")
+        XCTAssertEqual(layout.innerWidth, Browser.projector.width)
+        XCTAssertLessThanOrEqual(layout.scrollWidth, layout.innerWidth, "\(layout)")
+        XCTAssertFalse(layout.scrollsSideways, "\(layout)")
+        let shot = Browser.screenshotFolder().appendingPathComponent("check-03-html.png").path
+        XCTAssertTrue(try Browser.screenshot(URL(fileURLWithPath: path).absoluteString, to: shot).succeeded)
+        print("check 03 --html screenshot: \(shot)")
     }
 }

@@ -301,6 +301,9 @@ final class WatchedProcess: @unchecked Sendable {  // @unchecked: `state` is a L
 
     struct State {
         var output = ""
+        /// The pipe has reached its end: nothing more will come. (Not "the process has exited":
+        /// its last chunk can still be in the pipe then.)
+        var ended = false
     }
 
     init(arguments: [String], root: URL) throws {
@@ -320,20 +323,24 @@ final class WatchedProcess: @unchecked Sendable {  // @unchecked: `state` is a L
                 state.withLock { $0.output += String(decoding: chunk, as: UTF8.self) }
                 changed.signal()
             }
+            state.withLock { $0.ended = true }
             changed.signal()
         }
     }
 
     var output: String { state.withLock { $0.output } }
 
-    /// Waits until `text` has been printed; false after `timeout` seconds.
+    /// Waits until `text` has been printed; false after `timeout` seconds, or once the output
+    /// has ended without it (read to its end: a process that has exited may still have its last
+    /// lines in the pipe).
     func waitFor(_ text: String, timeout: Double) -> Bool {
         let deadline = DispatchTime.now() + timeout
-        while !output.contains(text) {
-            if changed.wait(timeout: deadline) == .timedOut { return output.contains(text) }
-            if !process.isRunning && !output.contains(text) { return false }
+        while true {
+            let (output, ended) = state.withLock { ($0.output, $0.ended) }
+            if output.contains(text) { return true }
+            if ended { return false }
+            if changed.wait(timeout: deadline) == .timedOut { return self.output.contains(text) }
         }
-        return true
     }
 
     /// Ends the process (if it still runs) and waits for it, at most 10 s.

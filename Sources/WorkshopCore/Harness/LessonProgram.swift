@@ -147,13 +147,19 @@ extension LessonProgram {
     /// `--svg FILE` and `--html FILE`: the run as a picture, and as a page with the table.
     func writePictures(report: LessonReport, runs: [VariantRun<Details>], banner: String) throws {
         guard common.svg != nil || common.html != nil else { return }
-        let picture = TimelinePicture(
-            title: TimelinePicture.lessonTitle(number: Self.number, title: Self.title),
-            subtitle: report.parameters.map { "\($0.0) \($0.1.tableValue)" }.joined(separator: localized(", ")),
-            runs: runs.map(\.pictureRun), caption: report.takeaway)
+        func picture(headings: Bool) -> TimelinePicture {
+            TimelinePicture(
+                title: TimelinePicture.lessonTitle(number: Self.number, title: Self.title),
+                subtitle: report.parameters.map { "\($0.0) \($0.1.tableValue)" }.joined(separator: localized(", ")),
+                runs: runs.map(\.pictureRun), caption: report.takeaway, headings: headings)
+        }
         for (flag, path, text) in [
-            ("--svg", common.svg, picture.svg),
-            ("--html", common.html, RunPage.html(report: report, picture: picture, banner: banner)),
+            ("--svg", common.svg, common.svg == nil ? "" : picture(headings: true).svg),
+            (
+                "--html", common.html,
+                common.html == nil
+                    ? "" : RunPage.html(report: report, picture: picture(headings: false), banner: banner)
+            ),
         ] {
             guard let path else { continue }
             do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {

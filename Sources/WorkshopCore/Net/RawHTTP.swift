@@ -78,11 +78,29 @@ public enum RawHTTP {
     }
 
     /// A connected TCP socket to `host:port` (its file descriptor), with `timeout` for reads and writes.
-    public static func connect(host: String, port: UInt16, timeout: Double) throws -> Int32 {
+    /// `source` is the local address to connect from: another loopback address (127.0.0.2, ...)
+    /// plays another machine of the room for a server on this one; nil lets the system pick.
+    public static func connect(host: String, port: UInt16, timeout: Double, from source: String? = nil) throws -> Int32
+    {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw Failure(description: "cannot connect from \(source): \(reason)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -84,7 +84,11 @@ public struct TimelinePicture: Sendable {
         }
     }
 
+    /// The picture as a file (`--svg`): an XML declaration, and its size in pixels.
     public let svg: String
+    /// The same picture for inside an HTML page: no XML declaration (an HTML body takes none),
+    /// as wide as the page lets it be and scaled by its viewBox, never cut off.
+    public let inlineSVG: String
     /// The main lane of each variant, by variant name (tests count its pixels).
     public let mainLanes: [String: LaneBox]
     public let width: Double
@@ -100,27 +104,33 @@ public struct TimelinePicture: Sendable {
     static let laneHeight = 40.0
     static let laneGap = 8.0
 
-    public init(title: String, subtitle: String, runs: [Run], caption: String) {
+    /// - Parameter headings: whether the picture draws its title, subtitle, caption and each
+    ///   run's failure. A page that says them in its own text (`RunPage`, `check --html`) draws
+    ///   the picture without them, so that each is said once. (The picture's `<title>` and
+    ///   `<desc>`, for screen readers, are there either way.)
+    public init(title: String, subtitle: String, runs: [Run], caption: String, headings: Bool = true) {
         let end = max(runs.map(\.doneSeconds).max() ?? 1, 0.001)
         let scale = (Self.trackEnd - Self.trackX) / end
         func x(_ seconds: Double) -> Double { Self.trackX + max(0, min(seconds, end)) * scale }
 
         var body: [String] = []
         var lanes: [String: LaneBox] = [:]
-        var y = 40.0
-        body.append(text(title, x: 40, y: y + 24, size: 34, weight: "bold"))
-        y += 44
-        // A long parameter list wraps instead of running off the right edge.
-        for subtitleLine in Self.wrap(subtitle, width: 130) {
-            body.append(text(subtitleLine, x: 40, y: y + 20, size: 20, color: "#374151"))
-            y += 28
+        var y = headings ? 40.0 : 0
+        if headings {
+            body.append(text(title, x: 40, y: y + 24, size: 34, weight: "bold"))
+            y += 44
+            // A long parameter list wraps instead of running off the right edge.
+            for subtitleLine in Self.wrap(subtitle, width: 130) {
+                body.append(text(subtitleLine, x: 40, y: y + 20, size: 20, color: "#374151"))
+                y += 28
+            }
         }
         y += 22
         var kindsSeen: Set<Kind> = []
 
         for run in runs {
             body.append(text(run.name, x: 40, y: y + 28, size: 28, weight: "bold"))
-            if let failure = run.failure {
+            if headings, let failure = run.failure {
                 body.append(
                     text(
                         localized(format: "failed: %@", failure), x: Self.trackX, y: y + 26, size: 20, color: "#b91c1c")
@@ -201,20 +211,20 @@ public struct TimelinePicture: Sendable {
         }
         body.append(rect(x: legendX, y: y, width: 28, height: 28, fill: Self.freezeColor, opacity: 0.35))
         body.append(text(localized("main thread frozen"), x: legendX + 38, y: y + 22, size: 20))
-        y += 60
+        y += headings ? 60 : 40
 
-        for captionLine in Self.wrap(caption, width: 110) {
-            body.append(text(captionLine, x: 40, y: y + 22, size: 22))
-            y += 32
+        if headings {
+            for captionLine in Self.wrap(caption, width: 110) {
+                body.append(text(captionLine, x: 40, y: y + 22, size: 22))
+                y += 32
+            }
+            y += 20
         }
-        y += 20
 
         width = Self.canvasWidth
         height = y
         mainLanes = lanes
-        svg = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg"\(Self.languageAttribute) width="\(Int(width))" height="\(Int(height))" \
+        let contents = """
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="\(Self.fontFamily)" \
             role="img" aria-labelledby="picture-title picture-desc">
             <title id="picture-title">\(xmlEscaped(title))</title>
@@ -224,6 +234,12 @@ public struct TimelinePicture: Sendable {
             </svg>
 
             """
+        svg =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"\(Self.languageAttribute) "
+            + "width=\"\(Int(width))\" height=\"\(Int(height))\" " + contents
+        inlineSVG =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"\(Self.languageAttribute) width=\"100%\" "
+            + "style=\"display: block; max-width: \(Int(width))px; height: auto\" " + contents
     }
 
     /// What a screen reader says instead of the picture: the subtitle, each run's worst freeze
@@ -233,7 +249,7 @@ public struct TimelinePicture: Sendable {
             let worst = run.stalls.map(\.seconds).max() ?? 0
             let lanes = laneOrder(run.spans).joined(separator: localized(", "))
             return localized(
-                format: "%1$@: done after %2$@ s, the main thread's worst freeze %3$@ s; work ran on %4$@.", run.name,
+                format: "%1$@: done after %2$@ s, the main thread's worst freeze %3$@ s; its lanes: %4$@.", run.name,
                 format(run.doneSeconds), format(worst), lanes.isEmpty ? localized("no lane") : lanes)
         }
         return ([subtitle] + each + [caption]).filter { !$0.isEmpty }.joined(separator: " ")

@@ -96,6 +96,14 @@ public final class Screen: @unchecked Sendable {  // @unchecked: confined to the
         meter.start()
     }
 
+    /// Draws what changed since the last frame, now. The harness calls it when a run's work is
+    /// done, before it reads the run's total: what a busy main thread never got to draw (all of a
+    /// no-thread run's rows) is on screen within the run, and its first-content time with it.
+    public func drawPending() {
+        requireMainQueue()
+        drawFrame()
+    }
+
     /// Stops the frame clock and draws the final state.
     public func stop() -> ScreenMetrics {
         requireMainQueue()

@@ -18,7 +18,10 @@ import WorkshopCore
 ///
 /// Bounded for a room of clients (see `ServerKnobs`): at most `maxConnections` served at once
 /// (one more gets a quick 503), a read timeout for silent, slow or idle clients, and size
-/// limits on a request (400, 413, 431). None of these stops the server.
+/// limits on a request (400, 413, 431). None of these stops the server. On a room's network
+/// (`ServerKnobs.room`) also: at most so many connections per client address, a short wait for
+/// a new connection's first byte, and connections kept beyond the pool for the priority paths
+/// (the board's reports), so that whatever holds the pool cannot keep a report out.
 // @unchecked: mutable state is in `state` (a Watched, its NSCondition) and `stopCondition`
 // (an NSCondition); `baseURL`, `port` and `listenAddress` are written by `start` before any
 // server thread exists and only read after.
@@ -35,6 +38,12 @@ public final class FixtureServer: @unchecked Sendable {
         var serving = 0
         /// Connections being answered 503, at most `maxRejecting`.
         var rejecting = 0
+        /// Connections in the room kept for the priority paths, at most `knobs.reservedConnections`.
+        var reserving = 0
+        /// Connections open per client address (served, kept or being refused): `maxConnectionsPerAddress`.
+        var perAddress: [String: Int] = [:]
+        /// When a notice about a flood was last given, by what it is about: said once per `noticeEvery`.
+        var noticedAt: [String: Double] = [:]
         /// Requests the server-wide fault could have hit so far (for `Fault.hits`).
         var faultCandidates = 0
         /// When the latest requests came in (monotonic seconds), oldest first, at most
@@ -48,10 +57,16 @@ public final class FixtureServer: @unchecked Sendable {
     /// many at once they are closed without an answer, so a flood cannot make threads without end.
     static let maxRejecting = 32
 
+    /// A notice about the same flood (one address over its limit, silent connections from it) is
+    /// given once in this many seconds: a flood must not flood the log.
+    static let noticeEvery = 10.0
+
     private let state: Watched<State>
     private let routes: [(prefix: String, route: Route)]
     /// The server's own pages (the room's board), answered as they are: see `init`.
     private let ownRoutes: [(prefix: String, route: Route)]
+    /// The paths served in the room kept beyond the pool (`ServerKnobs.reservedConnections`).
+    private let priorityPaths: [String]
     private let stopCondition = NSCondition()
     private var stopped = false  // guarded by stopCondition
     private let threads = DispatchGroup()
@@ -75,16 +90,20 @@ public final class FixtureServer: @unchecked Sendable {
     ///     not counted in `stats` nor in the fault rate's count, not logged by `onRequest`. So
     ///     what learners send the board never changes what the lesson API does, and the knobs of
     ///     the lesson API never break the board.
+    ///   - priorityPaths: the paths (exactly) that may be served in the connections kept beyond the
+    ///     pool (`ServerKnobs.reservedConnections`): the board's reports (`RoomBoard.priorityPaths`).
     public init(
         knobs: ServerKnobs = ServerKnobs(),
         routes: [(prefix: String, route: Route)] = FixtureAPI.routes,
         ownRoutes: [(prefix: String, route: Route)] = [],
+        priorityPaths: [String] = [],
         onRequest: (@Sendable (RequestLogEntry) -> Void)? = nil,
         onNotice: (@Sendable (String) -> Void)? = nil
     ) {
         self.state = Watched(State(knobs: knobs))
         self.routes = routes
         self.ownRoutes = ownRoutes
+        self.priorityPaths = priorityPaths
         self.onRequest = onRequest
         self.onNotice = onNotice
     }
@@ -281,12 +300,28 @@ public final class FixtureServer: @unchecked Sendable {
 
     private func notice(_ text: String) { onNotice?(text) }
 
+    /// Gives the notice `text()` unless one about `subject` was given less than `noticeEvery` ago.
+    private func notice(about subject: String, _ text: () -> String) {
+        let now = monotonicSeconds()
+        let due = state.withLock { s -> Bool in
+            if let last = s.noticedAt[subject], now - last < Self.noticeEvery { return false }
+            if s.noticedAt.count > 4096 { s.noticedAt = s.noticedAt.filter { now - $0.value < Self.noticeEvery } }
+            s.noticedAt[subject] = now
+            return true
+        }
+        if due { notice(text()) }
+    }
+
     // MARK: Connections
 
     private enum Role {
         case serve
+        /// In the room kept for the priority paths: one request, and only to one of them.
+        case serveReserved
         case reject
         case closeAtOnce
+        /// From an address that holds `maxConnectionsPerAddress` already.
+        case overAddressLimit
     }
 
     private func acceptLoop(_ listenFD: Int32) {
@@ -320,9 +355,16 @@ public final class FixtureServer: @unchecked Sendable {
                 guard !isStopped else { return nil }
                 s.stats.connections += 1
                 let role: Role
-                if s.serving < max(1, s.knobs.maxConnections) {
+                if let cap = s.knobs.maxConnectionsPerAddress, s.perAddress[address, default: 0] >= max(1, cap) {
+                    s.stats.overAddressLimit += 1
+                    return (.overAddressLimit, cap)
+                } else if s.serving < max(1, s.knobs.maxConnections) {
                     s.serving += 1
                     role = .serve
+                } else if s.reserving < s.knobs.reservedConnections, !priorityPaths.isEmpty {
+                    s.reserving += 1
+                    s.stats.reserved += 1
+                    role = .serveReserved
                 } else if s.rejecting < Self.maxRejecting {
                     s.rejecting += 1
                     s.stats.rejected += 1
@@ -331,6 +373,7 @@ public final class FixtureServer: @unchecked Sendable {
                     s.stats.rejected += 1
                     return (.closeAtOnce, s.knobs.maxConnections)
                 }
+                s.perAddress[address, default: 0] += 1
                 s.openSockets.insert(client)
                 s.stats.openConnections += 1
                 return (role, s.knobs.maxConnections)
@@ -339,28 +382,44 @@ public final class FixtureServer: @unchecked Sendable {
                 close(client)
                 break
             }
-            if role == .closeAtOnce {
+            if role == .closeAtOnce || role == .overAddressLimit {
+                // Closed without a word: an answer would cost a thread, and a flood must cost us nothing.
                 close(client)
-                notice(
-                    localized(
-                        format:
-                            "closed a connection from %1$@ at once: %2$d connections open and too many waiting for their 503",
-                        "\(address)", limit))
+                if role == .overAddressLimit {
+                    notice(about: "address limit " + address) {
+                        localized(
+                            format:
+                                "closing connections from %1$@ at once: it holds %2$d already (the limit per address, --max-connections-per-address)",
+                            address, limit)
+                    }
+                } else {
+                    notice(
+                        localized(
+                            format:
+                                "closed a connection from %1$@ at once: %2$d connections open and too many waiting for their 503",
+                            "\(address)", limit))
+                }
                 continue
             }
             configure(client)
             threads.enter()
             let thread = Thread { [self] in
-                if role == .serve {
-                    serveConnection(client, from: address)
-                } else {
-                    reject(client, from: address, limit: limit)
+                switch role {
+                case .serve: serveConnection(client, from: address, reserved: false)
+                case .serveReserved: serveConnection(client, from: address, reserved: true)
+                default: reject(client, from: address, limit: limit)
                 }
                 state.withLock { s in
                     s.openSockets.remove(client)
                     close(client)  // under the lock: see stop()
                     s.stats.openConnections -= 1
-                    if role == .serve { s.serving -= 1 } else { s.rejecting -= 1 }
+                    switch role {
+                    case .serve: s.serving -= 1
+                    case .serveReserved: s.reserving -= 1
+                    default: s.rejecting -= 1
+                    }
+                    let left = s.perAddress[address, default: 1] - 1
+                    s.perAddress[address] = left > 0 ? left : nil
                 }
                 threads.leave()
             }
@@ -387,18 +446,31 @@ public final class FixtureServer: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// One connection: requests one after another while the client keeps it alive.
-    private func serveConnection(_ fd: Int32, from client: String) {
+    /// One connection: requests one after another while the client keeps it alive. A `reserved`
+    /// one (in the room kept beyond the pool) takes one request, for a priority path only.
+    private func serveConnection(_ fd: Int32, from client: String, reserved: Bool) {
         var reader = RequestReader(fd: fd)
         var answered = 0
         while !isStopped {
             let knobs = state.withLock { $0.knobs }
             let timeout = max(0.1, knobs.readTimeoutSeconds)  // 0 or less would close every connection at once
-            let deadline = monotonicSeconds() + timeout
-            switch reader.next(deadline: deadline, maxHeadBytes: knobs.maxHeadBytes, maxBodyBytes: knobs.maxBodyBytes) {
+            let now = monotonicSeconds()
+            // A new connection's first byte: the short wait, when there is one (always in the kept room).
+            let short = knobs.firstByteTimeoutSeconds ?? (reserved ? ServerKnobs.defaultFirstByteTimeoutSeconds : nil)
+            let firstByte = answered == 0 ? short.map { max(0.1, $0) } : nil
+            let silentAfter = min(timeout, firstByte ?? timeout)
+            switch reader.next(
+                deadline: now + timeout, firstByteDeadline: now + silentAfter, maxHeadBytes: knobs.maxHeadBytes,
+                maxBodyBytes: knobs.maxBodyBytes)
+            {
             case .request(var request):
                 answered += 1
                 request.client = client
+                // Asked by a route that waits: the socket is this thread's until the route returns.
+                request.clientIsGone = { Self.peerHasClosed(fd) }
+                if reserved {
+                    return serveReserved(request, on: fd, from: client)
+                }
                 guard respondOwn(to: request, on: fd) ?? respond(to: request, on: fd, from: client) else { return }
             case .closed:
                 return
@@ -411,10 +483,11 @@ public final class FixtureServer: @unchecked Sendable {
                         from: client)
                 } else if answered == 0 {
                     state.withLock { $0.stats.readTimeouts += 1 }
-                    notice(
+                    notice(about: "silent " + client) {
                         localized(
                             format: "closed a silent connection from %1$@: no request within %2$@", client,
-                            seconds(timeout)))
+                            seconds(silentAfter))
+                    }
                 } else {
                     state.withLock { $0.stats.idleClosed += 1 }
                 }
@@ -425,6 +498,32 @@ public final class FixtureServer: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// The one request of a connection in the room kept beyond the pool: served when it is for a
+    /// priority path (and the connection closed after it), else 503 as if there were no room.
+    private func serveReserved(_ request: HTTPRequest, on fd: Int32, from client: String) {
+        guard priorityPaths.contains(request.path) else {
+            let limit = state.withLock { s -> Int in
+                s.stats.rejected += 1
+                return s.knobs.maxConnections
+            }
+            return reject(fd, from: client, limit: limit)
+        }
+        var closing = request
+        closing.headers["connection"] = "close"
+        _ = respondOwn(to: closing, on: fd) ?? respond(to: closing, on: fd, from: client)
+    }
+
+    /// Whether the client at the other end of `fd` has closed it (or reset it). Does not wait; a
+    /// request sent ahead (pipelined) is left where it is.
+    static func peerHasClosed(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        if entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return true }
+        var byte: UInt8 = 0
+        let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        return peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
     /// Answers a connection over the limit with 503 and closes it.

@@ -16,6 +16,9 @@ public struct HTTPRequest: Sendable {
     public var target = ""
     /// The client's IPv4 address, as the server saw the connection (the board limits reports per address).
     public var client = ""
+    /// Whether the client has closed its connection by now. A route that waits (the board's long
+    /// poll) asks now and then, and stops waiting for nobody.
+    public var clientIsGone: @Sendable () -> Bool = { false }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 

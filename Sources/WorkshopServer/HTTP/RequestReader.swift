@@ -50,8 +50,11 @@ struct RequestReader {
     init(fd: Int32) { self.fd = fd }
 
     /// The next request, or why there is none. `deadline` is on the `monotonicSeconds()` clock and
-    /// bounds the whole request (head and body), however slowly its bytes arrive.
-    mutating func next(deadline: Double, maxHeadBytes: Int, maxBodyBytes: Int) -> Outcome {
+    /// bounds the whole request (head and body), however slowly its bytes arrive; until its first
+    /// byte has come, `firstByteDeadline` (if earlier) bounds the wait instead.
+    mutating func next(
+        deadline: Double, firstByteDeadline: Double? = nil, maxHeadBytes: Int, maxBodyBytes: Int
+    ) -> Outcome {
         var searchFrom = 0
         var headEnd: Int?
         var bodyStart = 0
@@ -73,7 +76,8 @@ struct RequestReader {
                 return .refusal(431, "the request line and headers are over %d bytes", maxHeadBytes)
             }
             searchFrom = max(0, buffer.count - 2)
-            switch fill(deadline: deadline) {
+            let waitUntil = buffer.isEmpty ? min(deadline, firstByteDeadline ?? deadline) : deadline
+            switch fill(deadline: waitUntil) {
             case .data: continue
             case .end: return .closed
             case .timeout: return .timedOut(startedRequest: !buffer.isEmpty)

@@ -42,7 +42,35 @@ public struct ServerKnobs: Sendable, Equatable {
     /// Bytes of a request body (Content-Length); more gets `413 Content Too Large`.
     public var maxBodyBytes: Int
 
+    // MARK: Limits against a crowded or hostile network (nil or 0: none; see `room`)
+
+    /// Connections one client address may hold at once, whatever they do (nginx's `limit_conn`):
+    /// one more is closed at once, so one laptop cannot take the pool.
+    public var maxConnectionsPerAddress: Int?
+    /// Seconds a new connection has to send the first byte of its request: a connection that says
+    /// nothing is closed after this, not after the whole read timeout. Nil: the read timeout.
+    public var firstByteTimeoutSeconds: Double?
+    /// Connections taken beyond `maxConnections` only for the server's priority paths (the
+    /// board's reports, see `FixtureServer(priorityPaths:)`): one request each, which must come
+    /// within the first-byte timeout; any other request there gets 503. So a pool held by
+    /// whatever else (long polls, idle connections) still takes a report.
+    public var reservedConnections: Int
+
     public static let defaultMaxConnections = 256
+    public static let defaultMaxConnectionsPerAddress = 32
+    public static let defaultFirstByteTimeoutSeconds = 2.0
+    public static let defaultReservedConnections = 32
+
+    /// The knobs with the limits for a room's network (what `fixture-server` uses): at most 32
+    /// connections per address, 2 s for a new connection's first byte, 32 connections kept for
+    /// the board's reports. The lessons' own servers (127.0.0.1, one client) have none of them.
+    public static var room: ServerKnobs {
+        var knobs = ServerKnobs()
+        knobs.maxConnectionsPerAddress = defaultMaxConnectionsPerAddress
+        knobs.firstByteTimeoutSeconds = defaultFirstByteTimeoutSeconds
+        knobs.reservedConnections = defaultReservedConnections
+        return knobs
+    }
     public static let defaultReadTimeoutSeconds = 10.0
     public static let defaultMaxHeadBytes = 16 * 1024
     public static let defaultMaxBodyBytes = 1024 * 1024
@@ -54,7 +82,8 @@ public struct ServerKnobs: Sendable, Equatable {
         maxConnections: Int = ServerKnobs.defaultMaxConnections,
         readTimeoutSeconds: Double = ServerKnobs.defaultReadTimeoutSeconds,
         maxHeadBytes: Int = ServerKnobs.defaultMaxHeadBytes,
-        maxBodyBytes: Int = ServerKnobs.defaultMaxBodyBytes
+        maxBodyBytes: Int = ServerKnobs.defaultMaxBodyBytes,
+        maxConnectionsPerAddress: Int? = nil, firstByteTimeoutSeconds: Double? = nil, reservedConnections: Int = 0
     ) {
         self.latencySeconds = latencySeconds
         self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
@@ -67,6 +96,9 @@ public struct ServerKnobs: Sendable, Equatable {
         self.readTimeoutSeconds = readTimeoutSeconds
         self.maxHeadBytes = maxHeadBytes
         self.maxBodyBytes = maxBodyBytes
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.firstByteTimeoutSeconds = firstByteTimeoutSeconds
+        self.reservedConnections = reservedConnections
     }
 }
 
@@ -156,6 +188,10 @@ public struct ServerStats: Sendable, Equatable {
     public var openConnections = 0
     /// Connections over `maxConnections`: answered 503 and closed.
     public var rejected = 0
+    /// Connections from an address that held `maxConnectionsPerAddress` already: closed at once.
+    public var overAddressLimit = 0
+    /// Connections taken in the room kept for the priority paths (`reservedConnections`).
+    public var reserved = 0
     /// Requests refused before routing: malformed (400), head too large (431), body too large
     /// (413), chunked body (501). The connection is closed after the answer.
     public var badRequests = 0

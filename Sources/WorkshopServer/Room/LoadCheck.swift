@@ -311,8 +311,9 @@ final class HTTPClientConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init(host: String, port: UInt16, timeout: Double) throws {
-        fd = try RawHTTP.connect(host: host, port: port, timeout: timeout)
+    /// `source`: the local address to connect from (see `RawHTTP.connect`).
+    init(host: String, port: UInt16, timeout: Double, from source: String? = nil) throws {
+        fd = try RawHTTP.connect(host: host, port: port, timeout: timeout, from: source)
         var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)

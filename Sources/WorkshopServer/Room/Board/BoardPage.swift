@@ -32,7 +32,8 @@ enum BoardPage {
     }
 
     /// Every text the page shows, in both languages; the script reads them from the page.
-    static func texts(_ language: Language) -> [String: String] {
+    /// `joinCommand` is the line learners type (`RoomBoard.joinCommand`), shown on an empty board.
+    static func texts(_ language: Language, joinCommand: String) -> [String: String] {
         let en = language == .en
         return [
             "title": en ? "Room board" : "進捗ボード",
@@ -50,16 +51,24 @@ enum BoardPage {
             "updated": en ? "updated" : "更新",
             "learners": en ? "%s learners" : "%s人",
             "empty": en
-                ? "No one has checked an exercise yet. Learners join with: swift run workshop join http://THIS-MACHINE:PORT --name NAME --code CODE"
-                : "まだ誰もチェックしていません。受講者は swift run workshop join http://このマシン:ポート --name 名前 --code コード で参加します。",
+                ? "No one has checked an exercise yet. Learners join with:"
+                : "まだ誰もチェックしていません。受講者は次のコマンドで参加します:",
+            "join": joinCommand,
             "seconds": en ? "%d s" : "%d秒",
             "minutes": en ? "%d min" : "%d分",
             "hours": en ? "%d h %d min" : "%d時間%d分",
+            // A cell's time, short: 18 columns share a 1280-pixel projector.
+            "shortSeconds": en ? "%ds" : "%d秒",
+            "shortMinutes": en ? "%dm" : "%d分",
+            "shortHours": en ? "%dh" : "%d時間",
+            "legend": en
+                ? "✓ passed (time on it), ✗ failing (for how long), · not started. Point at a cell to see its check."
+                : "✓ 合格(取り組み時間)、✗ 失敗中(経過時間)、· 未着手。セルにポインタを重ねるとチェック名が出ます。",
         ]
     }
 
-    static func html(_ language: Language) -> String {
-        let texts = texts(language)
+    static func html(_ language: Language, joinCommand: String) -> String {
+        let texts = texts(language, joinCommand: joinCommand)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // The texts are ours, but escape "<" anyway so nothing in them could end the element.
@@ -79,7 +88,8 @@ enum BoardPage {
             <body data-state="loading" data-version="-1" data-updates="0">
             <header><h1>\(title)</h1><p id="status" class="status"></p></header>
             <main>
-            <table id="board"><thead></thead><tbody></tbody></table>
+            <div class="scroll"><table id="board"><thead></thead><tbody></tbody></table></div>
+            <p id="legend" class="legend"></p>
             <p id="empty" class="empty" hidden></p>
             </main>
             <script type="application/json" id="board-texts">\(json)</script>

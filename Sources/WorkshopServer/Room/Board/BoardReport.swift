@@ -153,10 +153,15 @@ public enum RoomCode {
         return String((0..<6).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 
-    /// The code as the board compares it: upper case, no dashes or spaces; nil when it cannot be a code.
+    /// The fewest characters a code has: 31^6, about 900 million codes, against the board's
+    /// limit on wrong codes (see `RoomBoard.Settings.wrongCodeBurst`).
+    public static let minimumLength = 6
+
+    /// The code as the board compares it: upper case, no dashes or spaces; nil when it cannot be a
+    /// code (shorter than 6, longer than 12, or a character not in the alphabet).
     public static func normalized(_ text: String) -> String? {
         let code = text.uppercased().filter { $0 != "-" && $0 != " " }
-        guard (4...12).contains(code.count), code.allSatisfy({ alphabet.contains($0) }) else { return nil }
+        guard (minimumLength...12).contains(code.count), code.allSatisfy({ alphabet.contains($0) }) else { return nil }
         return code
     }
 }

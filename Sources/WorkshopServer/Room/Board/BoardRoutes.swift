@@ -10,26 +10,49 @@ import WorkshopCore
 ///   with no reports, to check the code and the name when a learner joins.
 /// - `GET /board/board.js`, `/board/board.css`: the page's script and style (no inline script:
 ///   the page's Content-Security-Policy allows only these files).
+///
+/// Every read is limited per address (`Settings.readBurst`), every report and join too
+/// (`Settings.burst`): more get 429.
 extension RoomBoard {
     public var routes: [(prefix: String, route: FixtureServer.Route)] {
         [
-            ("/board/state.json", { [self] request, _ in stateRoute(request) }),
+            ("/board/state.json", { [self] request, _ in read(request) { stateRoute(request) } }),
             ("/board/report", { [self] request, _ in postRoute(request, isJoin: false) }),
             ("/board/join", { [self] request, _ in postRoute(request, isJoin: true) }),
-            ("/board/board.js", { _, _ in Self.file(BoardPage.script, type: "text/javascript; charset=utf-8") }),
-            ("/board/board.css", { _, _ in Self.file(BoardPage.style, type: "text/css; charset=utf-8") }),
-            ("/board", { [self] request, _ in pageRoute(request) }),
+            (
+                "/board/board.js",
+                { [self] request, _ in
+                    read(request) { Self.file(BoardPage.script, type: "text/javascript; charset=utf-8") }
+                }
+            ),
+            (
+                "/board/board.css",
+                { [self] request, _ in read(request) { Self.file(BoardPage.style, type: "text/css; charset=utf-8") } }
+            ),
+            ("/board", { [self] request, baseURL in read(request) { pageRoute(request, baseURL: baseURL) } }),
         ]
     }
 
-    private func pageRoute(_ request: HTTPRequest) -> HTTPResponse {
+    /// `answer()`, unless the address has read too much lately: then 429.
+    private func read(_ request: HTTPRequest, _ answer: () -> HTTPResponse) -> HTTPResponse {
+        guard case .refused(let first) = allowRead(request.client) else { return answer() }
+        if first {
+            onEvent?(localized(format: "board: too many reads from %@: answering 429 for a while", request.client))
+        }
+        var response = Self.plain(429, "too many requests from \(request.client): wait a moment")
+        response.headers.append(("Retry-After", "1"))
+        return response
+    }
+
+    private func pageRoute(_ request: HTTPRequest, baseURL: String) -> HTTPResponse {
         guard request.path == "/board" || request.path == "/board/" else {
             return Self.plain(404, "no such page: \(request.path)")
         }
         guard request.method == "GET" || request.method == "HEAD" else { return Self.plain(405, "use GET") }
         let language = BoardPage.Language.pick(
             query: request.query["lang"], acceptLanguage: request.header("accept-language"))
-        var response = Self.file(BoardPage.html(language), type: "text/html; charset=utf-8")
+        let page = BoardPage.html(language, joinCommand: joinCommand(pageURL: Self.safeURL(baseURL)))
+        var response = Self.file(page, type: "text/html; charset=utf-8")
         response.headers.append(
             (
                 "Content-Security-Policy",
@@ -44,7 +67,8 @@ extension RoomBoard {
         let snapshot: BoardSnapshot
         if let after = request.query["after"].flatMap(Int.init) {
             let seconds = request.query["wait"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? 20
-            snapshot = self.snapshot(after: after, waitingAtMost: seconds)
+            snapshot = self.snapshot(
+                after: after, waitingAtMost: seconds, from: request.client, clientIsGone: request.clientIsGone)
         } else {
             snapshot = self.snapshot()
         }
@@ -77,6 +101,11 @@ extension RoomBoard {
             return refused(400, "the \(what) is not the JSON the workshop sends", request)
         }
         switch take(batch, from: request.client, isJoin: isJoin) {
+        case .refused(429, let reason):
+            // Said once per flood by `take`, not once per request.
+            var response = Self.plain(429, reason)
+            response.headers.append(("Retry-After", "1"))
+            return response
         case .refused(let status, let reason):
             return refused(status, reason, request)
         case .accepted(let name, let count, let version):
@@ -101,6 +130,15 @@ extension RoomBoard {
                 format: "board: refused %1$@ from %2$@: %3$d %4$@", request.path, request.client, status,
                 localized(reason)))
         return Self.plain(status, reason)
+    }
+
+    /// "http://HOST:PORT" as the page was asked for (the Host header), when it is one: letters,
+    /// digits, dots, dashes and a port; else a placeholder. The page shows it as text anyway.
+    static func safeURL(_ baseURL: String) -> String {
+        let host = baseURL.dropFirst("http://".count)
+        let allowed = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) }
+        return baseURL.hasPrefix("http://") && !host.isEmpty && host.count <= 80 && allowed
+            ? baseURL : "http://THIS-MACHINE:PORT"
     }
 
     /// Every answer of the board: never cached, never sniffed as another type than it says.

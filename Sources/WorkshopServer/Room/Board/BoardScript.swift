@@ -3,27 +3,37 @@ import WorkshopCore
 
 /// The board page's style sheet and script, served as `/board/board.css` and `/board/board.js`.
 extension BoardPage {
+    /// Made for a projector of 1280 x 800: 20 learners and 18 exercises on one screen. The page
+    /// never scrolls sideways: columns that do not fit (a board with more exercises) scroll
+    /// inside the table's box; long names and check names end in "…" (the whole text is in the
+    /// cell's tooltip).
     static let style = """
-        body { font-family: "Noto Sans CJK JP", "Noto Sans", sans-serif; margin: 1.5rem; background: #fafafa; color: #222; }
-        header { display: flex; align-items: baseline; gap: 1.5rem; }
-        h1 { font-size: 1.8rem; margin: 0 0 1rem 0; }
-        .status { color: #666; }
+        html { font-size: 15px; }
+        body { font-family: "Noto Sans CJK JP", "Noto Sans", sans-serif; margin: 0.75rem 1rem; background: #fafafa; color: #222; }
+        header { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 1.5rem; }
+        h1 { font-size: 1.6rem; margin: 0 0 0.5rem 0; }
+        .status { color: #555; margin: 0; }
         body[data-state="offline"] .status { color: #b00020; font-weight: bold; }
-        table { border-collapse: collapse; font-size: 1.05rem; }
-        th, td { border: 1px solid #ccc; padding: 0.35rem 0.5rem; text-align: left; vertical-align: top; }
+        .scroll { max-width: 100%; overflow-x: auto; }
+        table { border-collapse: collapse; }
+        th, td { border: 1px solid #ccc; padding: 0.2rem 0.3rem; text-align: center; vertical-align: middle; white-space: nowrap; }
         thead th { background: #eee; }
-        thead th small { display: block; font-weight: normal; color: #555; max-width: 8rem; font-size: 0.75rem; }
-        td.name { font-weight: bold; white-space: nowrap; }
-        td.stuck { white-space: nowrap; }
+        th.exercise { min-width: 2.6rem; }
+        .clip { display: block; overflow: hidden; text-overflow: ellipsis; }
+        th.learner, td.name, th.stuck, td.stuck { text-align: left; }
+        td.name .clip { max-width: 8rem; font-weight: bold; }
+        td.stuck .clip { max-width: 14rem; }
+        td.stuck small { color: #555; }
         tr.stuck td.stuck { color: #b00020; font-weight: bold; }
+        tr.stuck td.stuck small { color: #7a0016; font-weight: normal; }
         td[data-state="passed"] { background: #d9f2dd; }
-        td[data-state="failing"] { background: #fde2e1; }
+        td[data-state="failing"] { background: #fde2e1; color: #7a0016; font-weight: bold; }
         td[data-state="not-started"] { color: #aaa; }
-        td[data-state="failing"] { font-size: 0.9rem; max-width: 12rem; }
-        td small { display: block; color: #555; font-size: 0.75rem; }
-        td .meta { color: #555; font-size: 0.75rem; margin-left: 0.4rem; }
-        tr.count td { background: #eee; font-weight: bold; white-space: nowrap; }
-        .empty { color: #555; font-size: 1.1rem; }
+        td .meta { font-size: 0.8rem; font-weight: normal; margin-left: 0.15rem; }
+        tr.count td { background: #eee; font-weight: bold; font-size: 0.8rem; line-height: 1.15; }
+        .legend { color: #555; font-size: 0.85rem; margin: 0.4rem 0; }
+        .empty { color: #333; font-size: 1.2rem; }
+        .empty code { display: block; margin-top: 0.5rem; font-size: 1.3rem; padding: 0.5rem 0.75rem; background: #fff; border: 1px solid #ccc; overflow-wrap: anywhere; user-select: all; }
         """
 
     /// Draws the board and keeps it live: it asks for the board, then asks again with
@@ -56,6 +66,18 @@ extension BoardPage {
             if (s < 3600) return format("minutes", Math.floor(s / 60));
             return format("hours", Math.floor(s / 3600), Math.floor((s % 3600) / 60));
           }
+          function short(seconds) {
+            const s = Math.max(0, Math.round(seconds));
+            if (s < 60) return format("shortSeconds", s);
+            if (s < 3600) return format("shortMinutes", Math.floor(s / 60));
+            return format("shortHours", Math.floor(s / 3600));
+          }
+          function clipped(tag, text, cls) {
+            const node = el(tag, undefined, cls);
+            node.append(el("span", text, "clip"));
+            node.title = String(text);
+            return node;
+          }
           function title(exercise) {
             return document.documentElement.lang === "ja" ? exercise.titleJapanese : exercise.title;
           }
@@ -63,26 +85,32 @@ extension BoardPage {
           function draw(board) {
             const table = document.getElementById("board");
             const head = el("tr");
-            head.append(el("th", texts.learner), el("th", texts.stuck));
+            head.append(el("th", texts.learner, "learner"), el("th", texts.stuck, "stuck"));
             for (const column of board.columns) {
-              const th = el("th", column.exercise.id);
+              // The id only, to fit 18 columns on a projector; the title is the tooltip.
+              const th = el("th", column.exercise.id, "exercise");
               th.dataset.exercise = column.exercise.id;
-              th.append(el("small", title(column.exercise)));
+              th.title = column.exercise.id + " " + title(column.exercise);
               head.append(th);
             }
             const rows = board.learners.map(function (learner) {
               const tr = el("tr");
               tr.dataset.learner = learner.name;
-              if (learner.stuckSeconds !== null && learner.stuckSeconds !== undefined) {
-                tr.className = "stuck";
-              }
-              tr.append(el("td", learner.name, "name"));
-              const stuck = el("td", "", "stuck");
-              if (tr.className === "stuck") {
-                stuck.textContent = learner.current + " " + duration(learner.stuckSeconds);
-              }
-              tr.append(stuck);
+              const stuck = learner.stuckSeconds !== null && learner.stuckSeconds !== undefined;
+              if (stuck) tr.className = "stuck";
+              tr.append(clipped("td", learner.name, "name"));
               const cells = new Map(learner.cells.map(function (cell) { return [cell.exercise, cell]; }));
+              const where = el("td", "", "stuck");
+              if (stuck) {
+                // Where to walk to: the exercise, for how long, and the check it keeps failing.
+                const current = cells.get(learner.current);
+                const line = el("span", undefined, "clip");
+                line.append(el("span", learner.current + " " + duration(learner.stuckSeconds) + " "));
+                line.append(el("small", (current && current.failingCheck) || texts.failing));
+                where.append(line);
+                where.title = line.textContent;
+              }
+              tr.append(where);
               for (const column of board.columns) {
                 const cell = cells.get(column.exercise.id);
                 const td = el("td");
@@ -90,22 +118,23 @@ extension BoardPage {
                 if (!cell) {
                   td.dataset.state = "not-started";
                   td.textContent = "·";
-                  td.title = texts.notStarted;
+                  td.title = column.exercise.id + ": " + texts.notStarted;
                 } else if (cell.passed) {
-                  // One short line: a passed exercise needs no more room on the projector.
                   td.dataset.state = "passed";
                   td.textContent = "✓";
-                  td.title = texts.passed + " · " + fill("spent", duration(cell.secondsSpent));
-                  td.append(el("span", duration(cell.secondsSpent), "meta"));
+                  td.append(el("span", short(cell.secondsSpent), "meta"));
+                  td.title = column.exercise.id + ": " + texts.passed + " · " + fill("spent", duration(cell.secondsSpent));
                 } else {
                   td.dataset.state = "failing";
                   td.dataset.check = cell.failingCheck || "";
-                  td.textContent = "✗ " + (cell.failingCheck || texts.failing);
-                  let detail = fill("failingFor", duration(cell.failingForSeconds || 0));
+                  td.textContent = "✗";
+                  td.append(el("span", short(cell.failingForSeconds || 0), "meta"));
+                  let detail = column.exercise.id + ": ✗ " + (cell.failingCheck || texts.failing) + " · " +
+                    fill("failingFor", duration(cell.failingForSeconds || 0));
                   if (cell.worstFreezeSeconds !== null && cell.worstFreezeSeconds !== undefined) {
                     detail += " · " + fill("freeze", cell.worstFreezeSeconds.toFixed(2));
                   }
-                  td.append(el("small", detail));
+                  td.title = detail;
                 }
                 tr.append(td);
               }
@@ -113,9 +142,10 @@ extension BoardPage {
             });
             // The room's count per exercise, right under the titles, where the projector shows it first.
             const counts = el("tr", undefined, "count");
-            counts.append(el("td", texts.room), el("td", fill("learners", board.learners.length)));
+            counts.append(el("td", texts.room, "name"), el("td", fill("learners", board.learners.length), "stuck"));
             for (const column of board.columns) {
-              const td = el("td", "✓ " + column.passed + "  ✗ " + column.failing);
+              const td = el("td");
+              td.append(el("span", "✓" + column.passed), el("br"), el("span", "✗" + column.failing));
               td.dataset.exercise = column.exercise.id;
               td.dataset.passed = String(column.passed);
               td.dataset.failing = String(column.failing);
@@ -124,8 +154,9 @@ extension BoardPage {
             table.tHead.replaceChildren(head, counts);
             table.tBodies[0].replaceChildren.apply(table.tBodies[0], rows);
             const empty = document.getElementById("empty");
-            empty.textContent = texts.empty;
+            empty.replaceChildren(el("span", texts.empty), el("code", texts.join));
             empty.hidden = board.learners.length > 0;
+            document.getElementById("legend").textContent = texts.legend;
             if (version >= 0 && board.version !== version) {
               body.dataset.updates = String(parseInt(body.dataset.updates, 10) + 1);
             }

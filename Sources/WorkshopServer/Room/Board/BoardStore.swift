@@ -49,11 +49,13 @@ final class BoardStore {
     }
 
     /// The room code kept from an earlier run, or `proposed` (kept from now on). A code given
-    /// on the command line replaces the kept one.
+    /// on the command line replaces the kept one, and so does `proposed` a kept code that is no
+    /// longer a code (a 4-character one, from before codes had at least 6).
     func roomCode(proposed: String, replace: Bool) throws -> String {
         if !replace,
             let kept = try database.query("SELECT value FROM board_meta WHERE key = ?", ["code"]).first?
-                .first?.string
+                .first?.string,
+            RoomCode.normalized(kept) == kept
         {
             return kept
         }

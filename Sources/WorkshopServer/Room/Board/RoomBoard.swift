@@ -7,22 +7,43 @@ import WorkshopCore
 /// the board keeps each one in SQLite before it answers, and `/board` draws the room. Served by
 /// the fixture server as its own pages (`FixtureServer(ownRoutes: board.routes)`), so nothing a
 /// learner sends reaches the lesson API, and the lesson API's knobs never touch the board.
-// @unchecked: every mutable field (`state`, `store`, `limit`, `closed`) is read and written only
-// with `condition` locked; the condition also wakes the pages waiting for a change.
+// @unchecked: every mutable field (`state`, `store`, `limit`, `readLimit`, `wrongCodes`, `closed`,
+// `waiting`, `waitingFrom`, `learnerURL`) is read and written only with `condition` locked; the
+// condition also wakes the pages waiting for a change.
 public final class RoomBoard: @unchecked Sendable {
     public struct Settings: Sendable {
         /// Reports (and joins) one address may send at once, then `reportsPerSecond`.
         public var burst = 30
         public var reportsPerSecond = 5.0
+        /// Reads (the page, its files, the board's JSON) one address may make at once, then
+        /// `readsPerSecond`: a projector's page asks about once a second.
+        public var readBurst = 60
+        public var readsPerSecond = 10.0
+        /// Wrong room codes the whole room may send at once, then `wrongCodesPerSecond`, from
+        /// whatever addresses: guessing the code from ten addresses is no faster than from one
+        /// (a 6-character code: one chance in 160,000 in 3 hours). Beyond it a wrong code gets 429.
+        public var wrongCodeBurst = 20
+        public var wrongCodesPerSecond = 0.5
+        /// Pages one address may have waiting for a change at once, and pages in all: a poll
+        /// beyond either is answered at once (the page asks again a second later).
+        public var maxWaitingPerAddress = 4
+        public var maxWaitingPages = 64
         /// Learners on one board: a new name beyond this is refused.
         public var maxLearners = 200
         /// Columns when no exercise list is given (one per exercise id heard of).
         public var maxColumns = 64
         /// The longest a page's `GET /board/state.json?after=V` waits for a change.
         public var maxWaitSeconds = 25.0
+        /// How often a waiting page's connection is looked at: a page whose client went away
+        /// stops waiting within this.
+        public var goneCheckSeconds = 0.25
 
         public init() {}
     }
+
+    /// The paths the fixture server serves even when its pool is full
+    /// (`FixtureServer(priorityPaths:)`): the learners' reports and joins.
+    public static let priorityPaths = ["/board/report", "/board/join"]
 
     /// The code a report must carry, e.g. "K7P4QX".
     public let code: String
@@ -33,9 +54,17 @@ public final class RoomBoard: @unchecked Sendable {
     private var state: BoardState
     private let store: BoardStore
     private var limit: RateLimit
+    private var readLimit: RateLimit
+    /// One bucket for the whole room (one key): wrong codes from any address.
+    private var wrongCodes: RateLimit
     private var closed = false
     /// How many pages are waiting for a change right now (tests wait for one before posting).
     private var waiting = 0
+    /// The same, per client address.
+    private var waitingFrom: [String: Int] = [:]
+    /// Where learners reach the server, as the server printed it ("http://192.168.1.23:8080"):
+    /// the empty board shows the command to join with it. Nil: the address the page was asked at.
+    private var learnerURL: String?
     private let wallClock: @Sendable () -> Double
     let onEvent: (@Sendable (String) -> Void)?
 
@@ -53,7 +82,7 @@ public final class RoomBoard: @unchecked Sendable {
     ) throws {
         if let code, RoomCode.normalized(code) == nil {
             throw BoardRefusal(
-                "a room code is 4 to 12 letters and digits, without 0, 1, I, L and O (got '\(code)')")
+                "a room code is 6 to 12 letters and digits, without 0, 1, I, L and O (got '\(code)')")
         }
         store = try BoardStore(path: databasePath)
         self.code = try store.roomCode(
@@ -63,6 +92,8 @@ public final class RoomBoard: @unchecked Sendable {
         self.wallClock = wallClock
         self.onEvent = onEvent
         limit = RateLimit(burst: settings.burst, perSecond: settings.reportsPerSecond)
+        readLimit = RateLimit(burst: settings.readBurst, perSecond: settings.readsPerSecond)
+        wrongCodes = RateLimit(burst: settings.wrongCodeBurst, perSecond: settings.wrongCodesPerSecond)
         state = BoardState(exercises: exercises)
         for row in try store.all() { state.apply(row.report, name: row.name, checkedAt: row.checkedAt) }
     }
@@ -96,19 +127,35 @@ public final class RoomBoard: @unchecked Sendable {
     /// Pages waiting for a change right now.
     public var waitingPages: Int { locked { waiting } }
 
-    /// The board once its version is past `after`, or when `seconds` passed (or it closed).
-    func snapshot(after: Int, waitingAtMost seconds: Double) -> BoardSnapshot {
-        let deadline = Date(timeIntervalSinceNow: min(max(seconds, 0), settings.maxWaitSeconds))
+    /// The board once its version is past `after`, or when `seconds` passed (or it closed, or
+    /// the client went away: `clientIsGone` is asked every `goneCheckSeconds`). At once when
+    /// `address` has `maxWaitingPerAddress` pages waiting already, or the board `maxWaitingPages`.
+    func snapshot(
+        after: Int, waitingAtMost seconds: Double, from address: String = "",
+        clientIsGone: () -> Bool = { false }
+    ) -> BoardSnapshot {
+        let deadline = monotonicSeconds() + min(max(seconds, 0), settings.maxWaitSeconds)
         condition.lock()
+        defer { condition.unlock() }
+        let mine = waitingFrom[address, default: 0]
+        guard state.version <= after, !closed, mine < settings.maxWaitingPerAddress,
+            waiting < settings.maxWaitingPages
+        else { return state.snapshot(now: wallClock()) }
         waiting += 1
+        waitingFrom[address] = mine + 1
         condition.broadcast()  // for `wait(timeout:until:)`: a page is waiting now
         while state.version <= after, !closed {
-            if !condition.wait(until: deadline) { break }
+            let now = monotonicSeconds()
+            if now >= deadline { break }
+            // A slice at a time: a client that went away is noticed within one.
+            let slice = Date(timeIntervalSinceNow: min(deadline - now, settings.goneCheckSeconds))
+            if !condition.wait(until: slice), clientIsGone() { break }
         }
         waiting -= 1
-        let result = state.snapshot(now: wallClock())
-        condition.unlock()
-        return result
+        let left = waitingFrom[address, default: 1] - 1
+        waitingFrom[address] = left > 0 ? left : nil
+        condition.broadcast()
+        return state.snapshot(now: wallClock())
     }
 
     /// Waits until `condition` holds for the board or `timeout` passes; whether it holds. For tests.
@@ -134,6 +181,13 @@ public final class RoomBoard: @unchecked Sendable {
     /// them. All of a request's reports are taken, or none.
     func take(_ batch: BoardBatch, from address: String, isJoin: Bool) -> Outcome {
         guard RoomCode.normalized(batch.code) == code else {
+            let now = monotonicSeconds()
+            if case .refused(let first) = locked({ wrongCodes.take("room", now: now) }) {
+                if first {
+                    onEvent?(localized("board: too many wrong room codes in the room: answering 429 for a while"))
+                }
+                return .refused(status: 429, reason: "too many wrong room codes in this room: wait a moment")
+            }
             return .refused(status: 403, reason: "wrong room code: ask the instructor for the code the server printed")
         }
         let name: String
@@ -175,5 +229,24 @@ public final class RoomBoard: @unchecked Sendable {
     func allow(_ address: String) -> RateLimit.Answer {
         let now = monotonicSeconds()
         return locked { limit.take(address, now: now) }
+    }
+
+    /// Whether `address` may read the board (the page, its files, its JSON) once more now.
+    func allowRead(_ address: String) -> RateLimit.Answer {
+        let now = monotonicSeconds()
+        return locked { readLimit.take(address, now: now) }
+    }
+
+    // MARK: Where learners join
+
+    /// Tells the board where learners reach the server (e.g. "http://192.168.1.23:8080", as the
+    /// server printed it): the empty board shows `workshop join` with it and the room code.
+    public func setLearnerURL(_ url: String) { locked { learnerURL = url } }
+
+    /// The command a learner types to join, with the address learners reach the server at: the
+    /// one set with `setLearnerURL`, else `pageURL` (where the page was asked for).
+    func joinCommand(pageURL: String) -> String {
+        let url = locked { learnerURL } ?? pageURL
+        return "swift run workshop join \(url) --name YOUR-NAME --code \(code)"
     }
 }

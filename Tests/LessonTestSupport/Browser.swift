@@ -1,0 +1,123 @@
+import Foundation
+import WorkshopCore
+
+/// Debian's chromium, headless: the tests that look at a page as a browser lays it out (the
+/// board, the tutorials, the `--html` pages). `.ci/setup` installs it when it can; the tests
+/// that need it are skipped, saying why, without it.
+public enum Browser {
+    /// The browser on PATH, if any.
+    public static let path: String? = ["chromium", "chromium-browser", "google-chrome"].first { name in
+        ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") } ?? false
+    }
+
+    public static let missing = "chromium is not installed: apt-get install chromium (see .ci/setup)"
+
+    public struct NotInstalled: Error, CustomStringConvertible {
+        public var description: String { Browser.missing }
+    }
+
+    /// A projector: what the room's pages must fit.
+    public static let projector = (width: 1280, height: 800)
+
+    /// Runs the browser headless with `arguments`, in a profile of its own (so a test never
+    /// touches, or waits for, anyone's browser), bounded by `timeout`.
+    public static func run(_ arguments: [String], timeout: Double = 90) throws -> Subprocess.Outcome {
+        guard let path else { throw NotInstalled() }
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        return try Subprocess.run(
+            path,
+            ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)"]
+                + arguments,
+            timeout: timeout)
+    }
+
+    /// What a page measured of itself in the browser, read from the attributes `probeScript`
+    /// wrote on `<body>`.
+    public struct Layout: Equatable, CustomStringConvertible {
+        /// `document.documentElement.scrollWidth`: the page's width with everything laid out.
+        public var scrollWidth: Int
+        /// `innerWidth`: the window's (the projector's) width.
+        public var innerWidth: Int
+        /// `document.documentElement.clientWidth`: the width left beside a vertical scroll bar.
+        public var clientWidth: Int
+        public var scrollHeight: Int
+        public var innerHeight: Int
+
+        /// The page scrolls sideways: wider than the window, or than what its scroll bar leaves.
+        public var scrollsSideways: Bool { scrollWidth > innerWidth || scrollWidth > clientWidth }
+
+        public var description: String {
+            "scrollWidth \(scrollWidth), innerWidth \(innerWidth), clientWidth \(clientWidth), "
+                + "scrollHeight \(scrollHeight), innerHeight \(innerHeight)"
+        }
+
+        /// The figures in a DOM that `--dump-dom` printed; nil when the probe never wrote them.
+        public init?(dom: String) {
+            func figure(_ name: String) -> Int? {
+                guard let range = dom.range(of: "data-probe-\(name)=\"") else { return nil }
+                return Int(dom[range.upperBound...].prefix { $0.isNumber })
+            }
+            guard let scrollWidth = figure("scroll-width"), let innerWidth = figure("inner-width"),
+                let clientWidth = figure("client-width"), let scrollHeight = figure("scroll-height"),
+                let innerHeight = figure("inner-height")
+            else { return nil }
+            self.scrollWidth = scrollWidth
+            self.innerWidth = innerWidth
+            self.clientWidth = clientWidth
+            self.scrollHeight = scrollHeight
+            self.innerHeight = innerHeight
+        }
+    }
+
+    /// A script for a page under test: once the page is loaded, and drawn when it draws itself
+    /// (a `<body data-state>` that is no longer "loading"), writes the page's figures on `<body>`
+    /// as `data-probe-...` attributes, for `Layout(dom:)`.
+    public static let probeScript = #"""
+        (function () {
+          function measure() {
+            const state = document.body.dataset.state;
+            if (state === "loading") { setTimeout(measure, 50); return; }
+            const page = document.documentElement;
+            const figures = {
+              "scroll-width": page.scrollWidth, "inner-width": window.innerWidth, "client-width": page.clientWidth,
+              "scroll-height": page.scrollHeight, "inner-height": window.innerHeight
+            };
+            for (const name in figures) document.body.setAttribute("data-probe-" + name, String(figures[name]));
+          }
+          if (document.readyState === "complete") measure(); else window.addEventListener("load", measure);
+        })();
+        """#
+
+    /// Loads `url` at the projector's size, lets it run (`budget` ms of virtual time), and
+    /// returns the DOM it ended with.
+    public static func dom(_ url: String, budget: Int = 3000, timeout: Double = 120) throws -> Subprocess.Outcome {
+        try run(
+            [
+                "--window-size=\(projector.width),\(projector.height)", "--virtual-time-budget=\(budget)", "--dump-dom",
+                url,
+            ], timeout: timeout)
+    }
+
+    /// A PNG of `url` at the projector's size into `file`.
+    public static func screenshot(_ url: String, to file: String, language: String = "en", budget: Int = 3000)
+        throws -> Subprocess.Outcome
+    {
+        try run(
+            [
+                "--screenshot=\(file)", "--window-size=\(projector.width),\(projector.height)",
+                "--virtual-time-budget=\(budget)", "--lang=\(language)", "--accept-lang=\(language)", url,
+            ], timeout: 120)
+    }
+
+    /// Where a test's screenshots go: the folder in `SAKUSAKU_SCREENSHOTS` (made if missing), else
+    /// a temporary one. The test prints each path.
+    public static func screenshotFolder() -> URL {
+        let folder =
+            ProcessInfo.processInfo.environment["SAKUSAKU_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("screenshots-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
