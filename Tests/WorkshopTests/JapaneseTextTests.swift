@@ -154,6 +154,48 @@ final class JapaneseTermTests: XCTestCase {
         XCTAssertTrue(found.isEmpty, "\(found.count) rejected variant(s):\n" + found.joined(separator: "\n"))
     }
 
+    /// The programs speak the same words as the texts: every Japanese value of every
+    /// `Localizable.strings`, every Japanese text a check declares (`ja: "..."` in an exercise's
+    /// `.meta/*.swift`) and the Japanese tutorials (`Lessons/docc/ja`).
+    func testNoProgramStringCheckTextOrTutorialUsesARejectedVariant() throws {
+        let rules = try glossaryTable().rules
+        let manager = FileManager.default
+        let root = JapaneseTexts.root
+        var texts: [(path: String, text: String)] = []
+        for target in try manager.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path) {
+            let path = "Sources/\(target)/Resources/ja.lproj/Localizable.strings"
+            guard let text = try? JapaneseTexts.text(path) else { continue }
+            // The values only (after " = "), each on its own line: the keys are the English.
+            let values = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.contains("\" = \"") ? String(line.components(separatedBy: "\" = \"").dropFirst().joined()) : ""
+            }
+            texts.append((path, values.joined(separator: "\n")))
+        }
+        let japaneseLiteral = try NSRegularExpression(pattern: #"ja:\s*"((?:[^"\\]|\\.)*)""#)
+        for exercise in try manager.contentsOfDirectory(atPath: root.appendingPathComponent("Exercises").path) {
+            let meta = "Exercises/\(exercise)/.meta"
+            let files = (try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(meta).path)) ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let text = try JapaneseTexts.text(meta + "/" + file)
+                // Each line keeps only its Japanese literals (line numbers stay right).
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                    let line = String(line)
+                    return japaneseLiteral.matches(in: line, range: NSRange(line.startIndex..., in: line)).compactMap {
+                        Range($0.range(at: 1), in: line).map { String(line[$0]) }
+                    }.joined(separator: " ")
+                }
+                texts.append((meta + "/" + file, lines.joined(separator: "\n")))
+            }
+        }
+        let tutorials = "Lessons/docc/ja"
+        for file in try manager.contentsOfDirectory(atPath: root.appendingPathComponent(tutorials).path) {
+            texts.append((tutorials + "/" + file, try JapaneseTexts.text(tutorials + "/" + file)))
+        }
+        XCTAssertGreaterThan(texts.count, 30, "the programs' tables, the checks and the tutorials were read")
+        let found = texts.flatMap { Self.findings(in: $0.text, path: $0.path, rules: rules) }
+        XCTAssertTrue(found.isEmpty, "\(found.count) rejected variant(s):\n" + found.joined(separator: "\n"))
+    }
+
     /// The check itself: a line as it stood before issue 20 is reported, with its line number; a variant inside
     /// an article's 「」 quote or inside code is not.
     func testTheCheckReportsTheOldWordingButNotQuotesOrCode() throws {
