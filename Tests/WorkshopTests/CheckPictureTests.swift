@@ -56,13 +56,13 @@ final class CheckPictureTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("record no timeline"), none.stderr)
         XCTAssertTrue(none.stdout.contains("exercise \(pure.id): "), none.stdout)
 
-        try checkPage(html)  // last: it is skipped without a browser
+        try checkPage(html, of: exercise)  // last: it is skipped without a browser
     }
 
-    /// The page of `check 03 --html`, for a 1280 x 800 projector: HTML with the picture inline (no
+    /// The page of `check NN --html`, for a 1280 x 800 projector: HTML with the picture inline (no
     /// XML declaration in its body), the title and the verdict each said once, the right words;
     /// in a browser at that size it does not scroll sideways (the picture scales by its viewBox).
-    func checkPage(_ path: String) throws {
+    func checkPage(_ path: String, of exercise: Exercise) throws {
         let page = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertTrue(page.contains("<svg"))
         XCTAssertFalse(page.contains("<?xml"), "an XML declaration inside the page")
@@ -73,7 +73,7 @@ final class CheckPictureTests: XCTestCase {
             .replacingOccurrences(of: "<desc[^>]*>[^<]*</desc>", with: "", options: .regularExpression)
             .replacingOccurrences(of: "<[^>]+>", with: "\n", options: .regularExpression)
             .replacingOccurrences(of: "&apos;", with: "'")
-        let title = "Exercise 03: your run and the reference's"
+        let title = "Exercise \(exercise.id): your run and the reference's"
         XCTAssertEqual(seen.components(separatedBy: title).count - 1, 1, "the title once:\n\(seen)")
         XCTAssertEqual(seen.components(separatedBy: "checks fail").count - 1, 1, "the verdict once:\n\(seen)")
         XCTAssertEqual(seen.components(separatedBy: "every check passes").count - 1, 1, "the verdict once:\n\(seen)")
@@ -86,12 +86,12 @@ final class CheckPictureTests: XCTestCase {
         XCTAssertTrue(dump.succeeded, dump.stderr)
         let layout = try XCTUnwrap(
             Browser.Layout(dom: dump.stdout), "the probe wrote nothing: \(dump.stdout.prefix(500))")
-        print("check 03 --html at 1280 x 800: \(layout)")
+        print("check \(exercise.id) --html at 1280 x 800: \(layout)")
         XCTAssertEqual(layout.innerWidth, Browser.projector.width)
         XCTAssertLessThanOrEqual(layout.scrollWidth, layout.innerWidth, "\(layout)")
         XCTAssertFalse(layout.scrollsSideways, "\(layout)")
-        let shot = Browser.screenshotFolder().appendingPathComponent("check-03-html.png").path
+        let shot = Browser.screenshotFolder().appendingPathComponent("check-html.png").path
         XCTAssertTrue(try Browser.screenshot(URL(fileURLWithPath: path).absoluteString, to: shot).succeeded)
-        print("check 03 --html screenshot: \(shot)")
+        print("check \(exercise.id) --html screenshot: \(shot)")
     }
 }
