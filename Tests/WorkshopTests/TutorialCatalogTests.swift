@@ -21,7 +21,8 @@ final class TutorialCatalogTests: XCTestCase {
         for language in TutorialCatalog.Language.allCases {
             let assembly = try TutorialCatalog.assemble(
                 language, root: root, into: folder.appendingPathComponent(language.rawValue))
-            let lessons = (1...7).map { "lesson0\($0).tutorial" }
+            // One tutorial per lesson program (Sources/lessonNN): a new lesson needs no edit here.
+            let lessons = Self.lessonNumbers(root).map { "lesson\($0).tutorial" }
             XCTAssertEqual(assembly.tutorials, ["Sakusaku.tutorial"] + lessons, "\(language)")
             for tutorial in assembly.tutorials {
                 let text = try String(contentsOf: assembly.catalog.appendingPathComponent(tutorial), encoding: .utf8)
@@ -74,8 +75,37 @@ final class TutorialCatalogTests: XCTestCase {
                 }
             }
         }
-        // Seven lessons, each walking one exercise from as shipped to its reference, twice.
-        XCTAssertGreaterThanOrEqual(compared, 2 * 7 * 2)
+        // Every lesson walks one exercise from as shipped to its reference, in both languages.
+        XCTAssertGreaterThanOrEqual(compared, 2 * Self.lessonNumbers(root).count * 2)
+    }
+
+    /// The lessons, by the programs in Sources/ ("01", "02", ...).
+    static func lessonNumbers(_ root: URL) -> [String] {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
+        return names.filter { $0.range(of: #"^lesson\d\d$"#, options: .regularExpression) != nil }
+            .map { String($0.dropFirst("lesson".count)) }.sorted()
+    }
+
+    /// Every lesson's tutorial ends with questions for the room: 3 to 7, each a multiple choice
+    /// with exactly one right answer and a justification for every choice, in both languages.
+    func testEveryLessonAsksTheRoomThreeToSevenQuestions() throws {
+        for language in TutorialCatalog.Language.allCases {
+            for lesson in Self.lessonNumbers(root) {
+                let path = "Lessons/docc/\(language.rawValue)/lesson\(lesson).tutorial"
+                let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                XCTAssertTrue(text.contains("@Assessments"), "\(path) has no @Assessments")
+                let questions = text.components(separatedBy: "@MultipleChoice").dropFirst()
+                XCTAssertTrue((3...7).contains(questions.count), "\(path): \(questions.count) questions")
+                for (index, question) in questions.enumerated() {
+                    let choices = question.components(separatedBy: "@Choice(").count - 1
+                    let right = question.components(separatedBy: "@Choice(isCorrect: true)").count - 1
+                    let justified = question.components(separatedBy: "@Justification").count - 1
+                    XCTAssertEqual(right, 1, "\(path) question \(index + 1): one right answer")
+                    XCTAssertEqual(justified, choices, "\(path) question \(index + 1): a justification for each choice")
+                }
+            }
+        }
     }
 
     func testLesson03WalksItsExerciseInFourStepsAndAsksTheRoom() throws {
