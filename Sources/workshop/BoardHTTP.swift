@@ -49,14 +49,11 @@ enum BoardHTTP {
         guard let address = resolve(host, deadline: deadline) else {
             return .failure(monotonicSeconds() >= deadline ? .noAnswer : .unknownHost)
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Sockets.stream, 0)
         guard fd >= 0 else { return .failure(.network(String(cString: strerror(errno)))) }
         defer { close(fd) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        #if canImport(Darwin)
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        Sockets.noSignalOnWrite(fd)
         if let failure = connect(fd, to: address, port: port, deadline: deadline) { return .failure(failure) }
 
         let target = url.path.isEmpty ? "/" : url.path
@@ -79,7 +76,7 @@ enum BoardHTTP {
         Thread.detachNewThread {
             var hints = addrinfo()
             hints.ai_family = AF_INET
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Sockets.stream
             var list: UnsafeMutablePointer<addrinfo>?
             if getaddrinfo(host, nil, &hints, &list) == 0, let first = list, let socketAddress = first.pointee.ai_addr {
                 let ipv4 = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
@@ -116,7 +113,7 @@ enum BoardHTTP {
         var offset = 0
         while offset < bytes.count {
             guard wait(fd, for: Int16(POLLOUT), deadline: deadline) else { return .noAnswer }
-            let sent = bytes[offset...].withUnsafeBytes { sendWithoutSignal(fd, $0) }
+            let sent = bytes[offset...].withUnsafeBytes { Sockets.send(fd, $0) }
             if sent < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
                 return failure(errno)
@@ -236,11 +233,3 @@ private func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ le
     connect(fd, address, length)
 }
 
-/// `send(2)` that never raises SIGPIPE: a closed peer gives -1 (EPIPE) instead.
-private func sendWithoutSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-    #if canImport(Glibc)
-        return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-    #else
-        return send(fd, bytes.baseAddress, bytes.count, 0)  // Darwin: SO_NOSIGPIPE is set on the socket
-    #endif
-}

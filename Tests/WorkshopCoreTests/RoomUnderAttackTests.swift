@@ -270,7 +270,7 @@ final class Crowd: Sendable {
         "GET /board/state.json?after=999999999&wait=25 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
 
     private static func open(port: UInt16, from address: String, poll: Bool) -> Member? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Sockets.stream, 0)
         guard fd >= 0 else { return nil }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var local = sockaddr_in()
@@ -334,7 +334,7 @@ final class Crowd: Sendable {
                     drop = code != 0
                     if member.connected, member.poll {
                         drop =
-                            request.withUnsafeBytes { send(member.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                            request.withUnsafeBytes { Sockets.send(member.fd, $0) }
                             < 0
                     }
                 } else if !drop, entry.revents & Int16(POLLIN | POLLHUP) != 0 {
@@ -344,7 +344,7 @@ final class Crowd: Sendable {
                     } else if member.poll {
                         answers += 1  // answered (at once, or 429): ask again on the same connection
                         drop =
-                            request.withUnsafeBytes { send(member.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                            request.withUnsafeBytes { Sockets.send(member.fd, $0) }
                             < 0
                     }
                 }

@@ -53,7 +53,7 @@ final class SilentListener {
     private var closed = false
 
     init() throws {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socketFD = socket(AF_INET, Sockets.stream, 0)
         var yes: Int32 = 1
         setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -77,7 +77,11 @@ final class SilentListener {
     /// Stops listening (at most once).
     func close() {
         if !closed {
-            _ = Glibc.close(fd)
+            #if canImport(Glibc)
+                _ = Glibc.close(fd)
+            #else
+                _ = Darwin.close(fd)
+            #endif
             closed = true
         }
     }

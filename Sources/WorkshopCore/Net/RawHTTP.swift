@@ -82,7 +82,7 @@ public enum RawHTTP {
     /// plays another machine of the room for a server on this one; nil lets the system pick.
     public static func connect(host: String, port: UInt16, timeout: Double, from source: String? = nil) throws -> Int32
     {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Sockets.stream, 0)
         guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))

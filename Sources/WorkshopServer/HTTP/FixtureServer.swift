@@ -177,7 +177,7 @@ public final class FixtureServer: @unchecked Sendable {
                 description: localized(format: "'%@' is not an IPv4 address such as 127.0.0.1 or 0.0.0.0", host),
                 reason: .badHost)
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Sockets.stream, 0)
         guard fd >= 0 else { throw StartError(description: "socket(): \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -438,9 +438,7 @@ public final class FixtureServer: @unchecked Sendable {
     private func configure(_ fd: Int32) {
         var yes: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        Sockets.noSignalOnWrite(fd)
         let seconds = max(1, state.withLock { $0.knobs.readTimeoutSeconds })
         var wait = timeval(tv_sec: Int(seconds), tv_usec: .init((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
@@ -788,7 +786,7 @@ public final class FixtureServer: @unchecked Sendable {
     private func write(_ fd: Int32, _ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0) }
+            let n = bytes[offset...].withUnsafeBytes { Sockets.send(fd, $0) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return offset
@@ -819,14 +817,6 @@ private func seconds(_ value: Double, english: Bool = false) -> String {
     return english ? "\(number) s" : localized(format: "%@ s", number)
 }
 
-/// `send(2)` that never raises SIGPIPE: a closed peer gives -1 (EPIPE) instead.
-func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-    #if canImport(Glibc)
-        return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-    #else
-        return send(fd, bytes.baseAddress, bytes.count, 0)  // Darwin: SO_NOSIGPIPE is set on each socket
-    #endif
-}
 
 /// A value guarded by an NSCondition: like `Locked`, and a thread can wait for it to change.
 // @unchecked: `condition` guards `value`

@@ -316,10 +316,7 @@ final class HTTPClientConnection: @unchecked Sendable {
         fd = try RawHTTP.connect(host: host, port: port, timeout: timeout, from: source)
         var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        Sockets.noSignalOnWrite(fd)
     }
 
     deinit { close() }
@@ -342,7 +339,7 @@ final class HTTPClientConnection: @unchecked Sendable {
         guard fd >= 0 else { throw LoadCheck.Failure(description: "the connection is closed") }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0) }
+            let n = bytes[offset...].withUnsafeBytes { Sockets.send(fd, $0) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw LoadCheck.Failure(description: "send: \(String(cString: strerror(errno)))")
