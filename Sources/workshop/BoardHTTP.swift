@@ -232,4 +232,3 @@ enum BoardHTTP {
 private func connectSocket(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(fd, address, length)
 }
-

@@ -817,7 +817,6 @@ private func seconds(_ value: Double, english: Bool = false) -> String {
     return english ? "\(number) s" : localized(format: "%@ s", number)
 }
 
-
 /// A value guarded by an NSCondition: like `Locked`, and a thread can wait for it to change.
 // @unchecked: `condition` guards `value`
 final class Watched<Value>: @unchecked Sendable {
