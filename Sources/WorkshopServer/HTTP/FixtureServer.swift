@@ -22,10 +22,9 @@ import WorkshopCore
 /// (`ServerKnobs.room`) also: at most so many connections per client address, a short wait for
 /// a new connection's first byte, and connections kept beyond the pool for the priority paths
 /// (the board's reports), so that whatever holds the pool cannot keep a report out.
-// @unchecked: mutable state is in `state` (a Watched, its NSCondition) and `stopCondition`
-// (an NSCondition); `baseURL`, `port` and `listenAddress` are written by `start` before any
-// server thread exists and only read after.
-public final class FixtureServer: @unchecked Sendable {
+// Sendable, checked: every stored property is a constant of a Sendable type; what changes is
+// in `state` and `stopped` (Watched: a value behind its NSCondition) and `binding` (Locked).
+public final class FixtureServer: Sendable {
     public typealias Route = @Sendable (HTTPRequest, _ baseURL: String) -> HTTPResponse?
 
     private struct State {
@@ -67,18 +66,26 @@ public final class FixtureServer: @unchecked Sendable {
     private let ownRoutes: [(prefix: String, route: Route)]
     /// The paths served in the room kept beyond the pool (`ServerKnobs.reservedConnections`).
     private let priorityPaths: [String]
-    private let stopCondition = NSCondition()
-    private var stopped = false  // guarded by stopCondition
+    /// Whether `stop()` has run; `pause` waits on it, so a stop wakes every paused response.
+    private let stopped = Watched(false)
     private let threads = DispatchGroup()
     private let onRequest: (@Sendable (RequestLogEntry) -> Void)?
     private let onNotice: (@Sendable (String) -> Void)?
 
     /// The address the server is listening on, e.g. "http://127.0.0.1:41234". Set by `start`.
     /// For a server on 0.0.0.0 this is the loopback address, which works on this machine.
-    public private(set) var baseURL = URL.http(host: "127.0.0.1", port: 0)
-    public private(set) var port: UInt16 = 0
+    /// Where the server listens, once `start` has bound it: an immutable value, read under its lock.
+    private struct Bound: Sendable {
+        var baseURL = URL.http(host: "127.0.0.1", port: 0)
+        var port: UInt16 = 0
+        var listenAddress = HostAddress.loopback
+    }
+    private let binding = Locked(Bound())
+
+    public var baseURL: URL { binding.withLock { $0.baseURL } }
+    public var port: UInt16 { binding.withLock { $0.port } }
     /// The address given to `start`: 127.0.0.1, 0.0.0.0 or one interface's address.
-    public private(set) var listenAddress = HostAddress.loopback
+    public var listenAddress: HostAddress { binding.withLock { $0.listenAddress } }
 
     /// - Parameters:
     ///   - routes: path prefix and handler pairs, tried in order (see `FixtureAPI`).
@@ -231,9 +238,9 @@ public final class FixtureServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &actual) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        port = UInt16(bigEndian: actual.sin_port)
-        listenAddress = address
-        baseURL = URL.http(host: address.isAny ? HostAddress.loopback.text : address.text, port: port)
+        let port = UInt16(bigEndian: actual.sin_port)
+        let url = URL.http(host: address.isAny ? HostAddress.loopback.text : address.text, port: port)
+        binding.withLock { $0 = Bound(baseURL: url, port: port, listenAddress: address) }
         state.withLock { $0.listenSocket = fd }
 
         threads.enter()
@@ -263,11 +270,10 @@ public final class FixtureServer: @unchecked Sendable {
     /// Stops accepting, wakes every waiting response, closes open connections, and waits
     /// (at most `timeout` seconds) for the server's threads to end.
     public func stop(timeout: Double = 5) {
-        stopCondition.lock()
-        let wasStopped = stopped
-        stopped = true
-        stopCondition.broadcast()
-        stopCondition.unlock()
+        let wasStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
         if wasStopped { return }
         // shutdown() (not close) wakes a thread blocked in accept/recv/send/poll on that socket.
         // The thread that owns a socket closes it, under the same lock as it leaves the set, so
@@ -279,23 +285,13 @@ public final class FixtureServer: @unchecked Sendable {
         _ = threads.wait(timeout: .now() + timeout)
     }
 
-    private var isStopped: Bool {
-        stopCondition.lock()
-        defer { stopCondition.unlock() }
-        return stopped
-    }
+    private var isStopped: Bool { stopped.withLock { $0 } }
 
     /// Waits `seconds` or until `stop()`, whichever is first. Returns false when stopped.
     /// This is the server imitating a slow network, not one thread waiting for another.
     private func pause(_ seconds: Double) -> Bool {
         guard seconds > 0 else { return !isStopped }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        stopCondition.lock()
-        defer { stopCondition.unlock() }
-        while !stopped {
-            if !stopCondition.wait(until: deadline) { return !stopped }
-        }
-        return false
+        return !stopped.wait(timeout: seconds) { $0 }
     }
 
     private func notice(_ text: String) { onNotice?(text) }
