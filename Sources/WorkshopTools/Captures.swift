@@ -411,7 +411,8 @@ public enum Captures {
     /// run to the next. By rule, for every block alike:
     ///
     /// - numbers are `#` (times, counts, ports, addresses, sizes; a UUID and a hex address too),
-    ///   and runs of spaces are one space (a wider number moves a table's columns);
+    ///   the English noun after one is singular ("# request" for "2 requests": the count decides
+    ///   it), and runs of spaces are one space (a wider number moves a table's columns);
     /// - a Screen's frames (consecutive lines that start with a time) are one line: the set of
     ///   their events, sorted, each once (how a frame's events group onto lines, how many frames
     ///   there were, and the order of those that race vary; `...` is left out);
@@ -498,7 +499,7 @@ public enum Captures {
         return trimmed.count >= 10 && trimmed.allSatisfy { $0 == "-" }
     }
 
-    /// Numbers as `#`, runs of spaces as one, no space at either end.
+    /// Numbers as `#` (and the noun after one singular), runs of spaces as one, no space at either end.
     public static func masked(_ text: String) -> String {
         var text = text
         for (pattern, replacement) in [
@@ -506,6 +507,8 @@ public enum Captures {
             (#"0x[0-9A-Fa-f]+"#, "#"),
             (#"[0-9]+(?:[.,:][0-9]+)*"#, "#"),
             (#"\s+"#, " "),
+            // A count's noun is singular or plural as the count says: "# request", "# requests".
+            (#"# ([A-Za-z]{2,})s\b"#, "# $1"),
         ] {
             text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
         }
