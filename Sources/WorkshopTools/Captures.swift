@@ -507,8 +507,8 @@ public enum Captures {
             (#"0x[0-9A-Fa-f]+"#, "#"),
             (#"[0-9]+(?:[.,:][0-9]+)*"#, "#"),
             (#"\s+"#, " "),
-            // A count's noun is singular or plural as the count says: "# request", "# requests".
-            (#"# ([A-Za-z]{2,})s\b"#, "# $1"),
+            // A count's noun is singular or plural as the count says: "# request", "# more requests".
+            (#"# ((?:more |other )?[A-Za-z]{2,})s\b"#, "# $1"),
         ] {
             text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
         }
@@ -664,10 +664,10 @@ extension Captures {
                 }
                 for group in Self.groups {
                     let first = "⟨" + Captures.masked(Self.plain(text(group[0]))) + "⟩"
-                    // The longest first, so that one phrase is never taken for a shorter one.
-                    for phrase in group.map(text).sorted(by: { $0.count > $1.count }) {
-                        list.append((Self.pattern(phrase), first))
-                    }
+                    // One pass over the group, its longest phrase first, so that a phrase is never
+                    // taken for a shorter one, nor the group's first (written in) for a phrase again.
+                    let phrases = group.map(text).sorted { $0.count > $1.count }.map(Self.pattern)
+                    list.append(("(?:" + phrases.joined(separator: "|") + ")", first))
                 }
                 patterns[language] = list
             }
