@@ -648,31 +648,34 @@ extension Captures {
             "(a busy machine: see the takeaway)",
         ]
 
-        /// Each language's groups as regular expressions (the first of each group standing for it).
-        let patterns: [Language: [(pattern: String, replacement: String)]]
+        /// Each language's phrases as regular expressions: the added ones (taken out), then each
+        /// group's (its clause written as the group's first phrase).
+        let patterns: [Language: [(pattern: String, replacement: String, clause: Bool)]]
 
         /// The groups in English and in the Japanese of `translations` (English key: Japanese).
         public init(translations: [String: String]) {
-            var patterns: [Language: [(String, String)]] = [:]
+            var patterns: [Language: [(String, String, Bool)]] = [:]
             for language in Language.allCases {
                 func text(_ key: String) -> String { language == .en ? key : translations[key] ?? key }
-                var list: [(String, String)] = []
+                var list: [(String, String, Bool)] = []
                 for phrase in Self.added {
                     // With the space before it, or after it when it starts the line.
-                    let pattern = Self.pattern(text(phrase))
-                    list.append((" ?" + pattern, ""))
+                    list.append((" ?" + Self.pattern(text(phrase)), "", false))
                 }
                 for group in Self.groups {
                     let first = "⟨" + Captures.masked(Self.plain(text(group[0]))) + "⟩"
                     // One pass over the group, its longest phrase first, so that a phrase is never
                     // taken for a shorter one, nor the group's first (written in) for a phrase again.
                     let phrases = group.map(text).sorted { $0.count > $1.count }.map(Self.pattern)
-                    list.append(("(?:" + phrases.joined(separator: "|") + ")", first))
+                    list.append(("(?:" + phrases.joined(separator: "|") + ")", first, true))
                 }
                 patterns[language] = list
             }
             self.patterns = patterns
         }
+
+        /// What ends a clause, in English and in Japanese (a number's point is masked by then).
+        static let clauseEnds: Set<Character> = [",", ".", ";", ":", "、", "。", "：", "；"]
 
         /// The Japanese of every program's texts in the package at `root`: every
         /// `Sources/*/Resources/ja.lproj/Localizable.strings`, merged.
@@ -693,10 +696,32 @@ extension Captures {
         public init(root: URL) { self.init(translations: Self.translations(root: root)) }
 
         /// A masked line with each chosen phrase as its group's first, each added one left out.
+        ///
+        /// A group's phrase stands for its whole clause (up to the punctuation on either side):
+        /// the alternatives place their arguments differently ("%@と同じくらい速く" against
+        /// "今回は%1$@より遅く"), so only the clause as a whole reads the same whichever was picked.
         func applied(to line: String, language: Language) -> String {
             var line = line
-            for (pattern, replacement) in patterns[language] ?? [] {
-                line = line.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+            for (pattern, replacement, clause) in patterns[language] ?? [] {
+                guard clause else {
+                    line = line.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+                    continue
+                }
+                var searchFrom = line.startIndex
+                while let found = line.range(
+                    of: pattern, options: .regularExpression, range: searchFrom..<line.endIndex),
+                    !found.isEmpty
+                {
+                    var start = found.lowerBound
+                    while start > line.startIndex, !Self.clauseEnds.contains(line[line.index(before: start)]) {
+                        start = line.index(before: start)
+                    }
+                    var end = found.upperBound
+                    while end < line.endIndex, !Self.clauseEnds.contains(line[end]) { end = line.index(after: end) }
+                    let kept = line.distance(from: line.startIndex, to: start) + replacement.count
+                    line.replaceSubrange(start..<end, with: replacement)
+                    searchFrom = line.index(line.startIndex, offsetBy: kept)
+                }
             }
             return line.trimmingCharacters(in: .whitespaces)
         }
