@@ -126,20 +126,21 @@ struct CapturesCommand: ParsableCommand {
             }
         }
         let seconds = String(format: "%.0f", clock.elapsed)
+        let ran =
+            commands.count == 1
+            ? localized(format: "1 command run in %@ s", seconds)
+            : localized(format: "%1$d commands run in %2$@ s", commands.count, seconds)
         if update {
-            print(localized(format: "captures: %1$d commands run in %2$@ s.", commands.count, seconds))
+            print(localized(format: "captures: %@.", ran))
         } else if differing > 0 {
             print(
                 localized(
                     format:
-                        "captures: %1$d blocks differ from their runs (%2$d commands run in %3$@ s). `swift run workshop captures --update` writes them.",
-                    differing, commands.count, seconds))
+                        "captures: %1$d blocks differ from their runs (%2$@). `swift run workshop captures --update` writes them.",
+                    differing, ran))
             failed = true
         } else {
-            print(
-                localized(
-                    format: "captures: every block says what its command prints (%1$d commands run in %2$@ s).",
-                    commands.count, seconds))
+            print(localized(format: "captures: every block says what its command prints (%@).", ran))
         }
         if failed { throw ExitCode(1) }
     }
