@@ -674,8 +674,9 @@ extension Captures {
             self.patterns = patterns
         }
 
-        /// What ends a clause, in English and in Japanese (a number's point is masked by then).
-        static let clauseEnds: Set<Character> = [",", ".", ";", ":", "、", "。", "：", "；"]
+        /// What ends a clause, in English and in Japanese (a number's point is masked by then), and
+        /// the parentheses around one ("(quiet)"), so that the words beside it are still compared.
+        static let clauseEnds: Set<Character> = [",", ".", ";", ":", "、", "。", "：", "；", "(", ")", "（", "）"]
 
         /// The Japanese of every program's texts in the package at `root`: every
         /// `Sources/*/Resources/ja.lproj/Localizable.strings`, merged.

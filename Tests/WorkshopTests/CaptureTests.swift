@@ -150,6 +150,10 @@ struct CaptureMarkerTests {
                 == normal([
                     "Machine: with nothing to do, the main loop was up to 0.104 s late (busy: freezes up to that size are the machine's, not the code's)."
                 ]))
+        // The words around a picked phrase are still compared.
+        #expect(
+            normal(["Machine: with nothing to do, the main loop was up to 0.004 s late (quiet)."])
+                != normal(["Machine: with nothing to do, the main loop ran up to 0.004 s late (quiet)."]))
         #expect(
             normal(["Done.", "(a busy machine: see the takeaway)"]) == normal(["Done."]))
         #expect(normal(["A word."]) != normal(["Another word."]))
