@@ -19,7 +19,7 @@ public enum LoopStyle: String, CaseIterable, Sendable {
 
     public var explanation: String {
         switch self {
-        case .noSource: localized("no source attached: run(mode:before:) returns at once, the loop spins")
+        case .noSource: localized("no source attached: run(mode:before:) returns immediately, the loop spins")
         case .pastDeadline:
             localized("deadline already past: every run(mode:before:) times out at once, the loop spins")
         case .keepAlive:

@@ -18,7 +18,7 @@ struct Workshop: ParsableCommand {
             """),
         subcommands: [
             List.self, Start.self, Next.self, Check.self, Hint.self, Watch.self, Reset.self, Solution.self, Verify.self,
-            Join.self, Leave.self, Send.self, Present.self, Docs.self, Sync.self, New.self,
+            Join.self, Leave.self, Send.self, Present.self, Docs.self, Sync.self, New.self, CapturesCommand.self,
         ],
         defaultSubcommand: List.self
     )

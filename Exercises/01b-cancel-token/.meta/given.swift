@@ -91,7 +91,7 @@ public final class ItemScreen {
 /// What the checks drive: the learner's loader. (The driver adds the conformance, so the
 /// learner's file does not have to name it.)
 public protocol ItemLoading: Sendable {
-    /// Called on main; queues one fetch per id and returns at once.
+    /// Called on main; queues one fetch per id and returns immediately.
     @MainActor func start(ids: [Int])
     /// Called on main: the user left the screen.
     @MainActor func cancel()
