@@ -27,7 +27,7 @@ struct CapturesCommand: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             localized(
-                "Only the texts under these paths, e.g. Lessons/ja or Exercises/03-icons-off-main (default: all)."),
+                "Only the texts under these paths, e.g. Lessons/ja or Exercises/NN-name (default: all)."),
             valueName: "path"))
     var paths: [String] = []
 

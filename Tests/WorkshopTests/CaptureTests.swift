@@ -71,7 +71,7 @@ struct CaptureMarkerTests {
         #expect(marker.rules == [.from("async:"), .frames(3)])
         #expect(marker.timeout == Captures.defaultTimeout)
         #expect(
-            try Captures.marker(in: "<!-- capture: swift run workshop check 03 (en); timeout 300 -->")?.get().timeout
+            try Captures.marker(in: "<!-- capture: swift run workshop check NN (en); timeout 300 -->")?.get().timeout
                 == 300)
         #expect(try Captures.marker(in: "<!-- illustration: a server's log -->")?.get().note == "a server's log")
         #expect(Captures.marker(in: "<!-- a comment -->") == nil)

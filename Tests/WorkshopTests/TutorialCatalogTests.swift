@@ -79,7 +79,7 @@ final class TutorialCatalogTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(compared, 2 * Self.lessonNumbers(root).count * 2)
     }
 
-    /// The lessons, by the programs in Sources/ ("01", "02", ...).
+    /// The lessons, by the programs in Sources/ (lessonNN: "NN").
     static func lessonNumbers(_ root: URL) -> [String] {
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
