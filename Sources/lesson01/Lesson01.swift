@@ -21,30 +21,24 @@ struct Lesson01: LessonProgram, NetworkDefaults {
                 "Source: \"NSOperation を使って外部 API から非同期に結果を取得してみる\" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md."
             )
     )
-    static let number = "01"
+    static let contract = LessonContract.lesson01
     static let title = "Operation queues: login, user, items, one cancelled"
     static let defaultLatency = 0.15
     static let defaultBandwidth = 50_000
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson01>
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Items to fetch after logging in (1-100)."), valueName: "n"))
+    @Option(Lesson01Flags.items, help: localized("Items to fetch after logging in"), valueName: "n")
     var items = 6
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "maxConcurrentOperationCount of the threaded variant's queue, and the async variant's task group width (1-16)."
-            ),
-            valueName: "k"))
-    var width = 2
+        Lesson01Flags.width,
+        help: localized(
+            "maxConcurrentOperationCount of the threaded variant's queue, and the async variant's task group width"),
+        valueName: "k")
+    var width = AccountRun.Settings().width
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Seconds the server takes for the slow item, the one the user cancels (0-30)."),
-            valueName: "seconds"))
+        Lesson01Flags.slowLatency,
+        help: localized("Seconds the server takes for the slow item, the one the user cancels"), valueName: "seconds")
     var slowLatency = 2.0
     @Flag(
         inversion: .prefixedNo,
@@ -58,16 +52,9 @@ struct Lesson01: LessonProgram, NetworkDefaults {
     var showHang = false
 
     func validate() throws {
-        guard (1...100).contains(items) else {
-            throw ValidationError(localized("--items must be between 1 and 100 (got %d)", items))
-        }
-        guard (1...16).contains(width) else {
-            throw ValidationError(localized("--width must be between 1 and 16 (got %d)", width))
-        }
-        guard (0...30).contains(slowLatency) else {
-            throw ValidationError(
-                localized("--slow-latency must be between 0 and 30 seconds (got %@)", "\(slowLatency)"))
-        }
+        try Lesson01Flags.items.check(items)
+        try Lesson01Flags.width.check(width)
+        try Lesson01Flags.slowLatency.check(slowLatency)
         // A demonstration of its own: it ends the program here, the way --help does.
         if showHang { throw CleanExit.message(WhyNotify.report()) }
     }

@@ -21,7 +21,7 @@ struct Lesson02: LessonProgram, NetworkDefaults {
                 "Source: \"別スレッドで NSURLConnection を使うときのメモ\" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md."
             )
     )
-    static let number = "02"
+    static let contract = LessonContract.lesson02
     static let title = "A run-loop thread: fetch and push-parse a feed"
     static let defaultLatency = 0.1
     /// About 50 KB of feed at 25 KB/s: two seconds, long enough to watch items arrive.
@@ -34,9 +34,8 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson02>
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Items in the feed (1-5000; 140 items is about 1,000 lines of XML)."), valueName: "n"))
+        Lesson02Flags.items, help: localized("Items in the feed"),
+        note: localized("140 items is about 1,000 lines of XML"), valueName: "n")
     var items = FeedAPI.defaultItems
     @Flag(
         inversion: .prefixedNo,
@@ -46,11 +45,7 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     )
     var compare = true
 
-    func validate() throws {
-        guard (1...5000).contains(items) else {
-            throw ValidationError(localized("--items must be between 1 and 5000 (got %d)", items))
-        }
-    }
+    func validate() throws { try Lesson02Flags.items.check(items) }
 
     func prepare() throws -> FixtureEndpoint { try network.makeEndpoint() }
 

@@ -20,7 +20,7 @@ struct Lesson04: LessonProgram, NetworkDefaults {
                 "Source: \"iPhone の NSURLRequest で gzip 使ってみた\" (the lesson text gives the details: Lessons/04-gzip.md, in Japanese Lessons/ja/04-gzip.md)."
             )
     )
-    static let number = "04"
+    static let contract = LessonContract.lesson04
     static let title = "gzip on the wire"
     /// A slow link, so that 80 KB of XML takes seconds (a 2010 3G phone saw tens of KB/s).
     static let defaultLatency = 0.2
