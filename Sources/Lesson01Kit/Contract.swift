@@ -11,20 +11,21 @@ public enum Lesson01Flags {
 extension LessonContract {
     /// What `lesson01` promises (`lesson01 --contract`; the lesson contract suite checks it).
     public static let lesson01 = LessonContract(
-        number: "01",
+        number: "01", title: "Operation queues: login, user, items, one cancelled",
         quick: ["--items", "3", "--slow-latency", "0.3", "--latency", "0.02"],
         metrics: [.maxConcurrentOperationsSeen, .completionOrder, .cancelledItemDelivered, .requestsServed],
         flags: NetworkFlags.contract + [
             Lesson01Flags.items.contract, Lesson01Flags.width.contract, Lesson01Flags.slowLatency.contract,
             Flag(name: "--cancel"), Flag(name: "--no-cancel"), Flag(name: "--show-hang"),
         ],
-        help: ["Items to fetch after logging in (1-100).", "0-60; default 0.15", "async let"],
+        help: ["Items to fetch after logging in (1-100).", "async let"],
         japaneseHelp: [
             "オペレーションキュー: ログインしてユーザーを取得し", "元になった記事: 「NSOperation を使って外部 API から非同期に結果を取得してみる」",
             "ログインのあとに取得するアイテムの数です(1〜100)", "実行するバリアント: no-thread", "フィクスチャサーバが各レスポンスを返す前に待つ秒数です(0〜60、既定 0.15)",
         ],
         // Every fault hits the login first; nothing that needs its token is sent after it.
         network: Network(
+            latency: 0.15, bandwidth: 50_000,
             causes: [
                 "500": "the server answered HTTP 500", "drop": "the connection was reset",
                 "malformed": "is not what we expected",

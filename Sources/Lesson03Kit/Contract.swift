@@ -11,20 +11,21 @@ public enum Lesson03Flags {
 extension LessonContract {
     /// What `lesson03` promises (`lesson03 --contract`; the lesson contract suite checks it).
     public static let lesson03 = LessonContract(
-        number: "03",
+        number: "03", title: "GCD queues: timeline and icons",
         quick: ["--rows", "4", "--latency", "0.02"],
         metrics: [.requestsServed, .iconRequests, .iconCacheHits],
         flags: NetworkFlags.contract + [
             Lesson03Flags.rows.contract, Lesson03Flags.imageWidth.contract, Lesson03Flags.visibleRows.contract,
             Flag(name: "--scroll", refused: ["sideways 3", "down 8, up"]), Flag(name: "--no-cache"),
         ],
-        help: ["Timeline entries to fetch (1-500).", "0-60; default 0.15", "default 50000", "The async variant"],
+        help: ["Timeline entries to fetch (1-500).", "The async variant"],
         japaneseHelp: [
             "GCD のキュー: 公開タイムラインとアイコン", "no-thread はタイムラインもアイコンもすべてメインスレッドで取得する",
             "取得するタイムラインの投稿数(1〜500)", "取得したアイコンを残しません", "実行するバリアント",
         ],
         // The timeline request meets every fault first, so every variant fails with its cause.
         network: Network(
+            latency: 0.15, bandwidth: 50_000,
             causes: ["corrupt-gzip": "unencoding", "truncated-gzip": "not what we expected", "malformed": "malformed"],
             firstPath: "/timeline", faultsNamePath: true),
         cancel: ["--cancel-after", "0.05"],

@@ -4,13 +4,13 @@ import WorkshopServer
 extension LessonContract {
     /// What `lesson04` promises (`lesson04 --contract`; the lesson contract suite checks it).
     public static let lesson04 = LessonContract(
-        number: "04",
+        number: "04", title: "gzip on the wire",
         quick: ["--latency", "0.02", "--bandwidth", "0"],
         // With --json, the article's table per API and encoding too.
         metrics: [.identityWireBytes, .gzipWireBytes, .decodedBodyBytes, .gzipWireRatio, .recordsParsed]
             + XMLAPIs.all.flatMap { api in Encoding.allCases.flatMap { GzipRun.perAPINames(api, $0) } },
         flags: NetworkFlags.contract,
-        help: ["0.1-300; default 10", "0-60; default 0.2", "default 16000", "Swift 6"],
+        help: ["Swift 6"],
         japaneseHelp: [
             "通信路の gzip: 3 つの XML API を圧縮なしと圧縮ありで取得し", "元になった記事: 「iPhone の NSURLRequest で gzip 使ってみた」",
             "どのバリアントも 3 つの XML API を遅い回線で 2 回取得します", "実行するバリアント: no-thread", "キャンセルをタップします",
@@ -18,6 +18,8 @@ extension LessonContract {
         // The server sends corrupt or truncated gzip even to a request for identity, so every
         // fault reaches this lesson's requests.
         network: Network(
+            // A slow link, so that 80 KB of XML takes seconds (a 2010 3G phone saw tens of KB/s).
+            latency: 0.2, bandwidth: 16_000,
             causes: ["corrupt-gzip": "unencoding", "truncated-gzip": "malformed", "malformed": "malformed at line"],
             // A broken answer is explained in Japanese: the variant, the API, the line and why.
             japaneseCauses: ["malformed": ["の XML が", "行目で壊れています", "閉じないまま文書が終わっています"]],

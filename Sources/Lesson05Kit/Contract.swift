@@ -11,7 +11,7 @@ public enum Lesson05Flags {
 extension LessonContract {
     /// What `lesson05` promises (`lesson05 --contract`; the lesson contract suite checks it).
     public static let lesson05 = LessonContract(
-        number: "05",
+        number: "05", title: "Caching: pre-loaded rows and HTTP revalidation",
         quick: ["--orders", "200", "--products", "300", "--latency", "0.02"],
         metrics: [
             .preloadSeconds, .naiveParseSeconds, .cachedParseSeconds, .firstLaunchWireBytes, .naiveQueries,
@@ -29,6 +29,7 @@ extension LessonContract {
         // The server sends corrupt or truncated gzip whatever the request accepts, and
         // URLSession inflates it, so every fault reaches this lesson's one request.
         network: Network(
+            latency: 0.2, bandwidth: 100_000,
             causes: [
                 "corrupt-gzip": "unencoding", "truncated-gzip": "not the JSON we expected",
                 "malformed": "not the JSON we expected",

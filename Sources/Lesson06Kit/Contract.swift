@@ -12,7 +12,7 @@ public enum Lesson06Flags {
 extension LessonContract {
     /// What `lesson06` promises (`lesson06 --contract`; the lesson contract suite checks it).
     public static let lesson06 = LessonContract(
-        number: "06",
+        number: "06", title: "SQLite upsert: batches on a writer queue",
         quick: ["--rows", "500"],
         metrics: [
             .perRowCommitRowsPerSecond, .oneTransactionRowsPerSecond, .multiRowBatchesRowsPerSecond,

@@ -11,7 +11,7 @@ public enum Lesson07Flags {
 extension LessonContract {
     /// What `lesson07` promises (`lesson07 --contract`; the lesson contract suite checks it).
     public static let lesson07 = LessonContract(
-        number: "07",
+        number: "07", title: "Layout math: sizing-cell row heights",
         quick: ["--rows", "50", "--width", "24", "--tasks", "2"],
         metrics: [.rowsMeasured, .contentHeightPoints, .cacheHits],
         flags: [

@@ -16,6 +16,20 @@ extension NetworkDefaults {
     public static var defaultTimeout: Double { 10 }
 }
 
+/// A lesson's defaults are its contract's link (`LessonContract.Network`, in its kit).
+extension NetworkDefaults where Self: LessonProgram {
+    public static var defaultLatency: Double { link.latency }
+    public static var defaultBandwidth: Int { link.bandwidth }
+    public static var defaultTimeout: Double { link.timeout }
+
+    private static var link: LessonContract.Network {
+        guard let network = contract.network else {
+            preconditionFailure("lesson\(number) takes the network flags, but its contract has no network")
+        }
+        return network
+    }
+}
+
 /// The numbers the network flags take, for every program that has such a flag (a lesson's
 /// `NetworkOptions`, `fixture-server`), and the network flags in a lesson's contract.
 public enum NetworkFlags {

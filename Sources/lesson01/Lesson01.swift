@@ -9,22 +9,17 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson01: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson01",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "Operation queues: log in, get the user, fetch several items and cancel one, first with blocking calls on the main thread, then as concurrent Operation subclasses on a queue, then with async/await."
         ),
         discussion: localized(
             "The no-thread variant waits for every request on the main thread; the threaded variant runs FetchOperations and ParseOperations on a queue and cancels the slow item mid-flight; the async variant does the same with async let, a task group of the same width and a cancelled Task, on the main actor."
-        ) + "\n"
-            + localized(
-                "Source: \"NSOperation を使って外部 API から非同期に結果を取得してみる\" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md."
-            )
-    )
+        ),
+        localized(
+            "Source: \"NSOperation を使って外部 API から非同期に結果を取得してみる\" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md."
+        ))
     static let contract = LessonContract.lesson01
-    static let title = "Operation queues: login, user, items, one cancelled"
-    static let defaultLatency = 0.15
-    static let defaultBandwidth = 50_000
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson01>

@@ -9,24 +9,19 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson03: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson03",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "GCD queues: a public timeline and its icons, fetched on the main thread and then on queues."),
         discussion: localized(
             "The no-thread variant fetches the timeline and every icon on the main thread, so the Screen freezes until each screenful is in. The threaded variant fetches on a timeline queue and an image queue and hands each result to the main queue, so the Screen keeps drawing. The async variant does the same job the Swift 6 way: a task on the main actor that awaits the timeline and a task group for the icons, with no queue or thread of its own."
-        ) + "\n"
-            + localized(
-                "As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste)."
-            ) + "\n"
-            + localized(
-                "Source: \"Grand Central Dispatchで楽々マルチスレッド\" and \"iPhoneアプリのサクサク感が出ない件について\" (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md)."
-            )
-    )
+        ),
+        localized(
+            "As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste)."
+        ),
+        localized(
+            "Source: \"Grand Central Dispatchで楽々マルチスレッド\" and \"iPhoneアプリのサクサク感が出ない件について\" (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md)."
+        ))
     static let contract = LessonContract.lesson03
-    static let title = "GCD queues: timeline and icons"
-    static let defaultLatency = 0.15
-    static let defaultBandwidth = 50_000
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson03>

@@ -9,8 +9,7 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson05: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson05",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "Caching: pre-load the local database into a dictionary once, and let a relaunch revalidate instead of downloading again."
         ),
@@ -24,12 +23,8 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             in Swift 6, a task group that awaits the download while an actor pre-loads and parses.
             Source: "Core Data のパフォーマンスをちょっとだけ調べてみた" (2010-05-30) and \
             "iPhoneアプリのサクサク感が出ない件について" (the lesson text gives the details: Lessons/05-caching.md, in Japanese Lessons/ja/05-caching.md).
-            """)
-    )
+            """))
     static let contract = LessonContract.lesson05
-    static let title = "Caching: pre-loaded rows and HTTP revalidation"
-    static let defaultLatency = 0.2
-    static let defaultBandwidth = 100_000
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson05>

@@ -8,8 +8,7 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson06: LessonProgram {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson06",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "SQLite upsert: the article's sqlite3 session replayed, why insert or replace is a delete, and a bulk save that never freezes the Screen."
         ),
@@ -23,10 +22,8 @@ struct Lesson06: LessonProgram {
             a writer actor owns the connection and a main-actor task awaits each save.
             Sources: "Sqliteで既に存在するかもしれないprimary keyを持つ複数valesを一括insert" and \
             "Core Data では モデルの delete - insert をしない方が良い" (2010-05-24); see Lessons/06-sqlite-upsert.md, in Japanese Lessons/ja/06-sqlite-upsert.md.
-            """)
-    )
+            """))
     static let contract = LessonContract.lesson06
-    static let title = "SQLite upsert: batches on a writer queue"
 
     @OptionGroup var common: LessonOptions
 

@@ -8,8 +8,7 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson07: LessonProgram {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson07",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "Layout math: Auto Layout's constraints solved by hand, and 10,000 row heights measured with a sizing cell on and off the main thread."
         ),
@@ -23,10 +22,8 @@ struct Lesson07: LessonProgram {
             Sources: "Auto LayoutでUIScrollViewにいれたUILabelを自動改行させる", \
             "AutoLayoutでUITableViewCellに異なる高さを設定する", "SwiftでAuto Layout設定した直後に一部を角丸表示"; \
             see Lessons/07-layout-math.md, in Japanese Lessons/ja/07-layout-math.md.
-            """)
-    )
+            """))
     static let contract = LessonContract.lesson07
-    static let title = "Layout math: sizing-cell row heights"
 
     @OptionGroup var common: LessonOptions
 

@@ -103,8 +103,11 @@ import WorkshopCore
                 }
                 #expect(help.contains("(" + range.rangeText(in: language)), "\(language): \(flag.name)'s range")
             }
+            // A network lesson's link, as its network flags' defaults: "(0-60; default 0.15)".
+            let link = lesson.contract.network.map { [$0.latency.flagText, String($0.bandwidth), $0.timeout.flagText] }
+            let defaults = (link ?? []).map { (language == .ja ? "既定 " : "default ") + $0 }
             let phrases = language == .ja ? lesson.contract.japaneseHelp : lesson.contract.help
-            #expect(Lesson.missing(phrases, in: help) == [], "--help --lang \(language)")
+            #expect(Lesson.missing(phrases + defaults, in: help) == [], "--help --lang \(language)")
         }
     }
 

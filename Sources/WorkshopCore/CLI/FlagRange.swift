@@ -99,6 +99,20 @@ extension FlagRange where Value == Double {
     }
 }
 
+/// A flag naming a file the program writes (`--svg FILE`, `--html FILE`): its folder must exist,
+/// or `validate()` refuses it with a usage error that names the flag.
+public enum OutputFileFlag {
+    public static func check(_ flag: String, _ path: String?) throws {
+        guard let path else { return }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError(
+                localized(format: "%1$@: the folder %2$@ does not exist (got '%3$@')", flag, folder, path))
+        }
+    }
+}
+
 /// What a `FlagRange` holds: `Int` or `Double`.
 public protocol FlagNumber: Comparable, Sendable, ExpressibleByArgument {
     /// The number as a person types it: "6", "0.15", "300".

@@ -100,15 +100,8 @@ public struct LessonOptions: ParsableArguments, Sendable {
     public func validate() throws {
         try Self.cancelAfterRange.check(cancelAfter)
         try Self.controlSecondsRange.check(controlSeconds)
-        for (flag, path) in [("--svg", svg), ("--html", html)] {
-            guard let path else { continue }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError(
-                    localized(format: "%1$@: the folder %2$@ does not exist (got '%3$@')", flag, folder, path))
-            }
-        }
+        try OutputFileFlag.check("--svg", svg)
+        try OutputFileFlag.check("--html", html)
     }
 
     /// The flags every lesson takes, in the contract: `--contract` lists them before the lesson's own.

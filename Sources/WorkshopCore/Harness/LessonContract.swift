@@ -9,6 +9,8 @@ import Foundation
 public struct LessonContract: Sendable, Codable, Equatable {
     /// "03"
     public var number: String
+    /// "GCD queues: timeline and icons" (English: the JSON report's title; pictures translate it)
+    public var title: String
     /// Arguments for a short run of the default variants (a few seconds): every run the suite
     /// makes starts from them.
     public var quick: [String]
@@ -40,12 +42,13 @@ public struct LessonContract: Sendable, Codable, Equatable {
     public var quoted: [String]
 
     public init(
-        number: String, quick: [String], metrics: [MetricName],
+        number: String, title: String, quick: [String], metrics: [MetricName],
         runs: [Run] = Variant.allCases.map { Run($0.rawValue, $0) }, flags: [Flag], help: [String],
         japaneseHelp: [String], network: Network? = nil, cancel: [String], cancelAllowance: Int = 1,
         japanese: [JapaneseRun], quoted: [String] = []
     ) {
         self.number = number
+        self.title = title
         self.quick = quick
         self.metrics = metrics
         self.runs = runs
@@ -104,9 +107,16 @@ public struct LessonContract: Sendable, Codable, Equatable {
         }
     }
 
-    /// What a network lesson promises when the server fails it (its network flags are among
-    /// its `flags`).
+    /// A network lesson's link to its own fixture server (`--help` shows these as the network
+    /// flags' defaults), and what it promises when the server fails it (its network flags are
+    /// among its `flags`).
     public struct Network: Sendable, Codable, Equatable {
+        /// Seconds the server waits before each response (`--latency`).
+        public var latency: Double
+        /// Bytes per second of the link, 0: no limit (`--bandwidth`).
+        public var bandwidth: Int
+        /// Seconds one request may wait for an answer (`--timeout`).
+        public var timeout: Double
         /// What each fault's failure says (one line per run), where the suite's common words
         /// are not this lesson's: "500": "HTTP 500".
         public var causes: [String: String]
@@ -122,9 +132,13 @@ public struct LessonContract: Sendable, Codable, Equatable {
         public var oneCause: Bool
 
         public init(
-            causes: [String: String] = [:], japaneseCauses: [String: [String]] = [:], firstPath: String,
+            latency: Double, bandwidth: Int, timeout: Double = 10, causes: [String: String] = [:],
+            japaneseCauses: [String: [String]] = [:], firstPath: String,
             faultsNamePath: Bool = false, oneCause: Bool = true
         ) {
+            self.latency = latency
+            self.bandwidth = bandwidth
+            self.timeout = timeout
             self.causes = causes
             self.japaneseCauses = japaneseCauses
             self.firstPath = firstPath

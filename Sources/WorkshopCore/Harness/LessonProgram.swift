@@ -44,7 +44,7 @@ public protocol LessonProgram: ParsableCommand, Sendable {
     static var contract: LessonContract { get }
     /// "03" (the contract's)
     static var number: String { get }
-    /// "GCD queues: timeline and icons"
+    /// "GCD queues: timeline and icons" (the contract's)
     static var title: String { get }
 
     var common: LessonOptions { get }
@@ -72,6 +72,13 @@ extension LessonProgram where Kind == Variant {
 
 extension LessonProgram {
     public static var number: String { contract.number }
+    public static var title: String { contract.title }
+
+    /// The command's name (`lessonNN`), its abstract and its discussion (paragraphs, one a line).
+    public static func commandConfiguration(abstract: String, discussion: String...) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: "lesson" + number, abstract: abstract, discussion: discussion.joined(separator: "\n"))
+    }
 
     /// The contract `--contract` prints: the flags every lesson takes, then the lesson's own.
     public static var printedContract: LessonContract {
