@@ -37,12 +37,12 @@ final class Lesson05CancelTests: XCTestCase {
     func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let found = randomCancelProblems(
-            "lesson 05 random cancels", Variant.allCases, within: 0...0.5, run: { run($0, cancelAfter: $1) }
-        ) { run, variant in
-            // A cancelled launch ends the variant: no relaunch sends anything after it.
-            let relaunched = run.seconds(.cancelHandledSeconds) != nil && run.details.launches.count != 1
-            return problems(run, variant) + (relaunched ? ["\(variant): launched again after a cancel"] : [])
-        }
+            "lesson 05 random cancels", Variant.allCases, within: 0...0.5, run: { run($0, cancelAfter: $1) },
+            problems: { run, variant in
+                // A cancelled launch ends the variant: no relaunch sends anything after it.
+                let relaunched = run.seconds(.cancelHandledSeconds) != nil && run.details.launches.count != 1
+                return problems(run, variant) + (relaunched ? ["\(variant): launched again after a cancel"] : [])
+            })
         XCTAssertEqual(found, [])
     }
 

@@ -54,14 +54,15 @@ final class Lesson06CancelTests: XCTestCase {
         // Each run in a folder of its own, the last one made (`folders.last`).
         let found = try randomCancelProblems(
             "lesson 06 random cancels", Variant.allCases, within: 0...1.5,
-            run: { run($0, cancelAfter: $1, in: try newFolder()) }
-        ) { run, variant in
-            // The no-thread save sees the tap only between two commits: no promptness asked.
-            let committed = run.seconds(.cancelHandledSeconds) == nil ? 0 : run.count(.rowsCommittedAfterCancel) ?? -1
-            return run.cancelProblems(blocking: variant == .noThread)
-                + (committed == 0 ? [] : ["\(variant): \(committed) rows committed after the cancel"])
-                + (try tornFiles(variant, in: try XCTUnwrap(folders.last)))
-        }
+            run: { run($0, cancelAfter: $1, in: try newFolder()) },
+            problems: { run, variant in
+                // The no-thread save sees the tap only between two commits: no promptness asked.
+                let committed =
+                    run.seconds(.cancelHandledSeconds) == nil ? 0 : run.count(.rowsCommittedAfterCancel) ?? -1
+                return run.cancelProblems(blocking: variant == .noThread)
+                    + (committed == 0 ? [] : ["\(variant): \(committed) rows committed after the cancel"])
+                    + (try tornFiles(variant, in: try XCTUnwrap(folders.last)))
+            })
         XCTAssertEqual(found, [])
     }
 

@@ -18,8 +18,8 @@ final class Lesson07CancelTests: XCTestCase {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // The no-thread variant measures every row before main sees the tap: no promptness asked.
         let found = randomCancelProblems(
-            "lesson 07 random cancels", Variant.allCases, within: 0...0.6, run: { run($0, cancelAfter: $1) }
-        ) { $0.cancelProblems(blocking: $1 == .noThread) }
+            "lesson 07 random cancels", Variant.allCases, within: 0...0.6, run: { run($0, cancelAfter: $1) },
+            problems: { $0.cancelProblems(blocking: $1 == .noThread) })
         XCTAssertEqual(found, [])
     }
 }
