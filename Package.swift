@@ -58,6 +58,11 @@ let tests: [Target] = [
     // What every lesson's tests share: the built program driven with a timeout, the lesson contract.
     .target(
         name: "LessonTestSupport", dependencies: ["WorkshopCore", "WorkshopServer"], path: "Tests/LessonTestSupport"),
+    // The lesson contract: one suite checks every promise the lessons share on each built program
+    // (Sources/lessonNN), from the contract it declares in its kit (`lessonNN --contract`).
+    .testTarget(
+        name: "LessonContractTests",
+        dependencies: lessons.map { .target(name: "lesson\($0)") } + ["LessonTestSupport", "WorkshopCore"]),
     .testTarget(
         name: "WorkshopCoreTests",
         dependencies: ["WorkshopCore", "WorkshopServer", "fixture-server", "LessonTestSupport"]),

@@ -104,16 +104,11 @@ public struct GzipDetails: Sendable {
         for api in XMLAPIs.all {
             for encoding in Encoding.allCases {
                 guard let o = outcome(api, encoding) else { continue }
-                let prefix = api.name + (encoding == .gzip ? "Gzip" : "Identity")
-                let figures: [(String, Metric)] = [
-                    ("StartSeconds", .seconds(o.startSeconds)),
-                    ("ResponseSeconds", .seconds(o.responseSeconds)),
-                    ("DataSeconds", .seconds(o.dataSeconds)),
-                    ("ParsedSeconds", .seconds(o.parsedSeconds)),
-                    ("WireBytes", .bytes(o.reportedWireBytes)),
-                    ("BodyBytes", .bytes(o.body.count)),
+                let figures: [Metric] = [
+                    .seconds(o.startSeconds), .seconds(o.responseSeconds), .seconds(o.dataSeconds),
+                    .seconds(o.parsedSeconds), .bytes(o.reportedWireBytes), .bytes(o.body.count),
                 ]
-                metrics += figures.map { (MetricName(prefix + $0.0), $0.1) }
+                metrics += zip(GzipRun.perAPINames(api, encoding), figures).map { ($0, $1) }
             }
         }
         return metrics
@@ -160,6 +155,16 @@ public struct GzipSetup: LessonSetup {
 }
 
 extension GzipRun {
+    /// The names of the article's figures for one API and encoding, in the table's order:
+    /// "catalogGzipStartSeconds", ...ResponseSeconds, ...DataSeconds, ...ParsedSeconds,
+    /// ...WireBytes, ...BodyBytes (`--json` only).
+    public static func perAPINames(_ api: XMLAPIs.API, _ encoding: Encoding) -> [MetricName] {
+        let prefix = api.name + (encoding == .gzip ? "Gzip" : "Identity")
+        return ["StartSeconds", "ResponseSeconds", "DataSeconds", "ParsedSeconds", "WireBytes", "BodyBytes"].map {
+            MetricName(prefix + $0)
+        }
+    }
+
     /// What the numbers mean, written from them: the bytes gzip saved, the freeze threads
     /// removed, and the async variant against the queues.
     public static func takeaway(_ runs: [VariantRun<GzipDetails>]) -> String {

@@ -16,35 +16,53 @@ extension NetworkDefaults {
     public static var defaultTimeout: Double { 10 }
 }
 
+/// A lesson's defaults are its contract's link (`LessonContract.Network`, in its kit).
+extension NetworkDefaults where Self: LessonProgram {
+    public static var defaultLatency: Double { link.latency }
+    public static var defaultBandwidth: Int { link.bandwidth }
+    public static var defaultTimeout: Double { link.timeout }
+
+    private static var link: LessonContract.Network {
+        guard let network = contract.network else {
+            preconditionFailure("lesson\(number) takes the network flags, but its contract has no network")
+        }
+        return network
+    }
+}
+
+/// The numbers the network flags take, for every program that has such a flag (a lesson's
+/// `NetworkOptions`, `fixture-server`), and the network flags in a lesson's contract.
+public enum NetworkFlags {
+    public static let latency = FlagRange("--latency", 0...60.0, seconds: true)
+    public static let bandwidth = FlagRange("--bandwidth", 0...)
+    public static let timeout = FlagRange("--timeout", 0.1...300.0, seconds: true)
+
+    public static let contract: [LessonContract.Flag] = [
+        latency.contract, bandwidth.contract, timeout.contract,
+        LessonContract.Flag(name: "--fault", refused: ["sometimes"]),
+        LessonContract.Flag(name: "--server", refused: ["ftp://x"]),
+    ]
+}
+
 /// The flags of lessons that talk to the "external API".
 ///
 /// Negative numbers are read as values (`--latency -1` is a clear range error, not "missing
 /// value"), and `--help` shows each flag's range and this lesson's default.
 public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Sendable {
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                format: "Seconds the fixture server waits before each response (0-60; default %@).",
-                Defaults.defaultLatency.formattedSeconds),
-            valueName: "seconds"))
+        NetworkFlags.latency, help: localized("Seconds the fixture server waits before each response"),
+        default: Defaults.defaultLatency, valueName: "seconds")
     public var latency: Double?
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                format: "Bytes per second of the simulated link (0 = no limit; default %d).", Defaults.defaultBandwidth),
-            valueName: "bytes-per-second"))
+        NetworkFlags.bandwidth, help: localized("Bytes per second of the simulated link"),
+        note: localized("0 = no limit"),
+        default: Defaults.defaultBandwidth, valueName: "bytes-per-second")
     public var bandwidth: Int?
 
     @Option(
-        name: .customLong("timeout"), parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                format: "Seconds one request may wait for an answer before it fails (0.1-300; default %@).",
-                Defaults.defaultTimeout.formattedSeconds),
-            valueName: "seconds"))
+        NetworkFlags.timeout, help: localized("Seconds one request may wait for an answer before it fails"),
+        default: Defaults.defaultTimeout, valueName: "seconds")
     var timeoutFlag: Double?
 
     /// Seconds one request may wait (`--timeout`, or the lesson's default).
@@ -67,20 +85,9 @@ public struct NetworkOptions<Defaults: NetworkDefaults>: ParsableArguments, Send
     public init() {}
 
     public func validate() throws {
-        if let latency, !(0...60).contains(latency) {
-            throw ValidationError(
-                localized(format: "--latency must be between 0 and 60 seconds (got %@)", latency.formattedSeconds))
-        }
-        if let bandwidth, bandwidth < 0 {
-            throw ValidationError(
-                localized(
-                    format: "--bandwidth must be 0 (no limit) or a positive number of bytes per second (got %d)",
-                    bandwidth))
-        }
-        guard (0.1...300).contains(timeout) else {
-            throw ValidationError(
-                localized(format: "--timeout must be between 0.1 and 300 seconds (got %@)", timeout.formattedSeconds))
-        }
+        try NetworkFlags.latency.check(latency)
+        try NetworkFlags.bandwidth.check(bandwidth)
+        try NetworkFlags.timeout.check(timeoutFlag)
         if let fault, Fault(fault) == nil {
             throw ValidationError(
                 localized(

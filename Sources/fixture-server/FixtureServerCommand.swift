@@ -83,30 +83,36 @@ struct FixtureServerCommand: ParsableCommand {
             ), valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(text("TCP port, 0...65535 (0 picks a free one)."), valueName: "port"))
+    /// The numbers the flags take (`--latency` and `--bandwidth` as in every lesson: `NetworkFlags`).
+    enum Ranges {
+        static let port = FlagRange("--port", 0...65_535)
+        static let maxAge = FlagRange("--max-age", 0..., seconds: true)
+        static let faultRate = FlagRange("--fault-rate", 0...1.0)
+        static let maxConnections = FlagRange("--max-connections", 1...10_000)
+        static let readTimeout = FlagRange("--read-timeout", 0.1...3600.0, seconds: true)
+        static let maxConnectionsPerAddress = FlagRange("--max-connections-per-address", 1...10_000)
+        static let clients = FlagRange("--clients", 1...1000)
+        static let requests = FlagRange("--requests", 1...100_000)
+        static let silent = FlagRange("--silent", 0...1000)
+    }
+
+    @Option(Ranges.port, help: text("TCP port"), note: text("0 picks a free one"), valueName: "port")
     var port = 8080
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(text("Seconds to wait before each response, 0...60."), valueName: "seconds"))
+    @Option(NetworkFlags.latency, help: text("Seconds to wait before each response"), valueName: "seconds")
     var latency: Double = 0
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text("Bytes per second for responses, 0 or more (0 = no limit)."), valueName: "bytes-per-second"))
+        NetworkFlags.bandwidth, help: text("Bytes per second for responses"), note: text("0 = no limit"),
+        valueName: "bytes-per-second")
     var bandwidth: Int = 0
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(text("Compress with gzip when the client accepts it.")))
     var gzip = true
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text("Send Cache-Control: max-age=N with every 200 response, 0 or more (default: none)."),
-            valueName: "seconds"))
+        Ranges.maxAge, help: text("Send Cache-Control: max-age=N with every 200 response"),
+        note: text("default: none"), valueName: "seconds")
     var maxAge: Int?
 
     @Option(
@@ -118,32 +124,26 @@ struct FixtureServerCommand: ParsableCommand {
     var fault: String?
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text("Share of requests --fault hits, 0...1 (1 = every one), chosen deterministically."), valueName: "rate")
-    )
+        Ranges.faultRate, help: text("Share of requests --fault hits, chosen deterministically"),
+        note: text("1 = every one"), valueName: "rate")
     var faultRate: Double = 1
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text("Connections served at once, 1...10000; one more gets 503 at once."), valueName: "count"))
+        Ranges.maxConnections, help: text("Connections served at once; one more gets 503 at once"),
+        valueName: "count")
     var maxConnections = ServerKnobs.defaultMaxConnections
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text(
-                "Seconds a client has to send a whole request, 0.1...3600; silent, dribbling and idle clients are closed after it."
-            ), valueName: "seconds"))
+        Ranges.readTimeout,
+        help: text(
+            "Seconds a client has to send a whole request; silent, dribbling and idle clients are closed after it"),
+        valueName: "seconds")
     var readTimeout = ServerKnobs.defaultReadTimeoutSeconds
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text(
-                "Connections one client address may hold at once, 1...10000; more are closed at once (raise it for a room behind one address)."
-            ), valueName: "count"))
+        Ranges.maxConnectionsPerAddress,
+        help: text("Connections one client address may hold at once; more are closed at once"),
+        note: text("raise it for a room behind one address"), valueName: "count")
     var maxConnectionsPerAddress = ServerKnobs.defaultMaxConnectionsPerAddress
 
     @Flag(
@@ -184,21 +184,18 @@ struct FixtureServerCommand: ParsableCommand {
     var selfCheck = false
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(text("With --self-check: clients at once, 1...1000 (default: 64)."), valueName: "count"))
+        Ranges.clients, help: text("With --self-check: clients at once"), default: LoadCheck.Plan().clients,
+        valueName: "count")
     var clients: Int?
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text("With --self-check: requests per client, 1...100000 (default: 50)."), valueName: "count"))
+        Ranges.requests, help: text("With --self-check: requests per client"),
+        default: LoadCheck.Plan().requestsPerClient, valueName: "count")
     var requests: Int?
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            text("With --self-check: silent connections held open during the load, 0...1000 (default: 10)."),
-            valueName: "count"))
+        Ranges.silent, help: text("With --self-check: silent connections held open during the load"),
+        default: LoadCheck.Plan().silentClients, valueName: "count")
     var silent: Int?
 
     /// Read before the parser by `Language.current` (so `--help` follows it too); declared here
@@ -218,58 +215,27 @@ struct FixtureServerCommand: ParsableCommand {
                         "--host must be an IPv4 address such as 127.0.0.1, 0.0.0.0 or this machine's address (got '%@')",
                     host))
         }
-        guard (0...65_535).contains(port) else {
-            throw ValidationError(
-                text(format: "--port must be between 0 and 65535; 0 picks a free one (got %@)", "\(port)"))
-        }
-        guard (0...60).contains(latency) else {
-            throw ValidationError(text(format: "--latency must be between 0 and 60 seconds (got %@)", "\(latency)"))
-        }
-        guard bandwidth >= 0 else {
-            throw ValidationError(text(format: "--bandwidth must be 0 (no limit) or positive (got %@)", "\(bandwidth)"))
-        }
-        if let maxAge, maxAge < 0 {
-            throw ValidationError(text(format: "--max-age must be 0 or more seconds (got %@)", "\(maxAge)"))
-        }
+        try Ranges.port.check(port)
+        try NetworkFlags.latency.check(latency)
+        try NetworkFlags.bandwidth.check(bandwidth)
+        try Ranges.maxAge.check(maxAge)
         if let fault, Fault(fault) == nil {
             throw ValidationError(text(format: "--fault must be %1$@ (got '%2$@')", text(Fault.kindsHelp), fault))
         }
-        guard (0...1).contains(faultRate) else {
-            throw ValidationError(
-                text(
-                    format: "--fault-rate must be between 0 and 1, e.g. 0.3 for 3 requests in 10 (got %@)",
-                    "\(faultRate)"))
-        }
+        try Ranges.faultRate.check(faultRate)
         if faultRate != 1, fault == nil {
             throw ValidationError(text("--fault-rate needs --fault KIND: which fault should it hit requests with?"))
         }
-        guard (1...10_000).contains(maxConnections) else {
-            throw ValidationError(
-                text(format: "--max-connections must be between 1 and 10000 (got %@)", "\(maxConnections)"))
-        }
-        guard (0.1...3600).contains(readTimeout) else {
-            throw ValidationError(
-                text(format: "--read-timeout must be between 0.1 and 3600 seconds (got %@)", "\(readTimeout)"))
-        }
-        guard (1...10_000).contains(maxConnectionsPerAddress) else {
-            throw ValidationError(
-                text(
-                    format: "--max-connections-per-address must be between 1 and 10000 (got %@)",
-                    "\(maxConnectionsPerAddress)"))
-        }
+        try Ranges.maxConnections.check(maxConnections)
+        try Ranges.readTimeout.check(readTimeout)
+        try Ranges.maxConnectionsPerAddress.check(maxConnectionsPerAddress)
         let selfCheckOnly = [("--clients", clients), ("--requests", requests), ("--silent", silent)]
         if !selfCheck, let given = selfCheckOnly.first(where: { $0.1 != nil }) {
             throw ValidationError(text(format: "%@ only applies to --self-check", given.0))
         }
-        if let clients, !(1...1000).contains(clients) {
-            throw ValidationError(text(format: "--clients must be between 1 and 1000 (got %@)", "\(clients)"))
-        }
-        if let requests, !(1...100_000).contains(requests) {
-            throw ValidationError(text(format: "--requests must be between 1 and 100000 (got %@)", "\(requests)"))
-        }
-        if let silent, !(0...1000).contains(silent) {
-            throw ValidationError(text(format: "--silent must be between 0 and 1000 (got %@)", "\(silent)"))
-        }
+        try Ranges.clients.check(clients)
+        try Ranges.requests.check(requests)
+        try Ranges.silent.check(silent)
         if !board, let given = [("--board-db", boardDb), ("--room-code", roomCode)].first(where: { $0.1 != nil }) {
             throw ValidationError(text(format: "%@ only applies to --board", given.0))
         }
@@ -449,8 +415,10 @@ struct FixtureServerCommand: ParsableCommand {
         var knobs = knobs
         knobs.maxConnectionsPerAddress = nil
         knobs.firstByteTimeoutSeconds = nil
+        let defaults = LoadCheck.Plan()
         let plan = LoadCheck.Plan(
-            clients: clients ?? 64, requestsPerClient: requests ?? 50, silentClients: silent ?? 10)
+            clients: clients ?? defaults.clients, requestsPerClient: requests ?? defaults.requestsPerClient,
+            silentClients: silent ?? defaults.silentClients)
         say(
             text(
                 format:

@@ -9,42 +9,31 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson01: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson01",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "Operation queues: log in, get the user, fetch several items and cancel one, first with blocking calls on the main thread, then as concurrent Operation subclasses on a queue, then with async/await."
         ),
         discussion: localized(
             "The no-thread variant waits for every request on the main thread; the threaded variant runs FetchOperations and ParseOperations on a queue and cancels the slow item mid-flight; the async variant does the same with async let, a task group of the same width and a cancelled Task, on the main actor."
-        ) + "\n"
-            + localized(
-                "Source: \"NSOperation を使って外部 API から非同期に結果を取得してみる\" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md."
-            )
-    )
-    static let number = "01"
-    static let title = "Operation queues: login, user, items, one cancelled"
-    static let defaultLatency = 0.15
-    static let defaultBandwidth = 50_000
+        ),
+        localized(
+            "Source: \"NSOperation を使って外部 API から非同期に結果を取得してみる\" (2010-06-19); see Lessons/01-operation-queue.md, in Japanese Lessons/ja/01-operation-queue.md."
+        ))
+    static let contract = LessonContract.lesson01
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson01>
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Items to fetch after logging in (1-100)."), valueName: "n"))
+    @Option(Lesson01Flags.items, help: localized("Items to fetch after logging in"), valueName: "n")
     var items = 6
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "maxConcurrentOperationCount of the threaded variant's queue, and the async variant's task group width (1-16)."
-            ),
-            valueName: "k"))
-    var width = 2
+        Lesson01Flags.width,
+        help: localized(
+            "maxConcurrentOperationCount of the threaded variant's queue, and the async variant's task group width"),
+        valueName: "k")
+    var width = AccountRun.Settings().width
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Seconds the server takes for the slow item, the one the user cancels (0-30)."),
-            valueName: "seconds"))
+        Lesson01Flags.slowLatency,
+        help: localized("Seconds the server takes for the slow item, the one the user cancels"), valueName: "seconds")
     var slowLatency = 2.0
     @Flag(
         inversion: .prefixedNo,
@@ -58,16 +47,9 @@ struct Lesson01: LessonProgram, NetworkDefaults {
     var showHang = false
 
     func validate() throws {
-        guard (1...100).contains(items) else {
-            throw ValidationError(localized("--items must be between 1 and 100 (got %d)", items))
-        }
-        guard (1...16).contains(width) else {
-            throw ValidationError(localized("--width must be between 1 and 16 (got %d)", width))
-        }
-        guard (0...30).contains(slowLatency) else {
-            throw ValidationError(
-                localized("--slow-latency must be between 0 and 30 seconds (got %@)", "\(slowLatency)"))
-        }
+        try Lesson01Flags.items.check(items)
+        try Lesson01Flags.width.check(width)
+        try Lesson01Flags.slowLatency.check(slowLatency)
         // A demonstration of its own: it ends the program here, the way --help does.
         if showHang { throw CleanExit.message(WhyNotify.report()) }
     }

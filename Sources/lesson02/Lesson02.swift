@@ -9,34 +9,23 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson02: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson02",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "A run-loop thread: a news feed fetched and push-parsed on a network thread that sleeps in its run loop between callbacks, and the same with async/await and no thread at all."
         ),
         discussion: localized(
             "The no-thread variant downloads the whole XML feed on the main thread and parses it afterwards. The threaded variant gets every fetch callback on a thread that sleeps in its run loop and parses each chunk as it arrives; beside it run the same thread with its loop written two spinning ways, and parse-after-download. The async variant needs no thread of its own: URLSession's delegate feeds an AsyncStream that main-actor code awaits, and an actor parses each chunk."
-        ) + "\n"
-            + localized(
-                "Source: \"別スレッドで NSURLConnection を使うときのメモ\" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md."
-            )
-    )
-    static let number = "02"
-    static let title = "A run-loop thread: fetch and push-parse a feed"
-    static let defaultLatency = 0.1
-    /// About 50 KB of feed at 25 KB/s: two seconds, long enough to watch items arrive.
-    static let defaultBandwidth = 25_000
-    /// 8 s, not the usual 10: by default this lesson makes six runs (three variants and three
-    /// comparison loops), and against a silent server each of them waits the whole timeout;
-    /// six times 8 s keeps such a run under a minute.
-    static let defaultTimeout = 8.0
+        ),
+        localized(
+            "Source: \"別スレッドで NSURLConnection を使うときのメモ\" (2010-06-26); see Lessons/02-run-loop-thread.md, in Japanese Lessons/ja/02-run-loop-thread.md."
+        ))
+    static let contract = LessonContract.lesson02
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson02>
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Items in the feed (1-5000; 140 items is about 1,000 lines of XML)."), valueName: "n"))
+        Lesson02Flags.items, help: localized("Items in the feed"),
+        note: localized("140 items is about 1,000 lines of XML"), valueName: "n")
     var items = FeedAPI.defaultItems
     @Flag(
         inversion: .prefixedNo,
@@ -46,11 +35,7 @@ struct Lesson02: LessonProgram, NetworkDefaults {
     )
     var compare = true
 
-    func validate() throws {
-        guard (1...5000).contains(items) else {
-            throw ValidationError(localized("--items must be between 1 and 5000 (got %d)", items))
-        }
-    }
+    func validate() throws { try Lesson02Flags.items.check(items) }
 
     func prepare() throws -> FixtureEndpoint { try network.makeEndpoint() }
 

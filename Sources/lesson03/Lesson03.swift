@@ -9,44 +9,34 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson03: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson03",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "GCD queues: a public timeline and its icons, fetched on the main thread and then on queues."),
         discussion: localized(
             "The no-thread variant fetches the timeline and every icon on the main thread, so the Screen freezes until each screenful is in. The threaded variant fetches on a timeline queue and an image queue and hands each result to the main queue, so the Screen keeps drawing. The async variant does the same job the Swift 6 way: a task on the main actor that awaits the timeline and a task group for the icons, with no queue or thread of its own."
-        ) + "\n"
-            + localized(
-                "As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste)."
-            ) + "\n"
-            + localized(
-                "Source: \"Grand Central Dispatchで楽々マルチスレッド\" and \"iPhoneアプリのサクサク感が出ない件について\" (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md)."
-            )
-    )
-    static let number = "03"
-    static let title = "GCD queues: timeline and icons"
-    static let defaultLatency = 0.15
-    static let defaultBandwidth = 50_000
+        ),
+        localized(
+            "As in the article, an icon is fetched only when its row comes on the screen (--visible-rows), the user scrolls (--scroll), and fetched icons are kept in a cache (--no-cache shows the waste)."
+        ),
+        localized(
+            "Source: \"Grand Central Dispatchで楽々マルチスレッド\" and \"iPhoneアプリのサクサク感が出ない件について\" (the lesson text gives the details: Lessons/03-gcd-queues.md, in Japanese Lessons/ja/03-gcd-queues.md)."
+        ))
+    static let contract = LessonContract.lesson03
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson03>
 
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp(localized("Timeline entries to fetch (1-500)."), valueName: "n"))
+    @Option(Lesson03Flags.rows, help: localized("Timeline entries to fetch"), valueName: "n")
     var rows = 20
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "Icon fetches that may run at once in the threaded and async variants (1-16; the article's serial image queue is 1)."
-            ),
-            valueName: "k"))
+        Lesson03Flags.imageWidth,
+        help: localized("Icon fetches that may run at once in the threaded and async variants"),
+        note: localized("the article's serial image queue is 1"), valueName: "k")
     var imageWidth = 1
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Rows that fit on the screen; only they get icons (1-500)."), valueName: "n"))
+        Lesson03Flags.visibleRows, help: localized("Rows that fit on the screen; only they get icons"), valueName: "n")
     var visibleRows = 8
 
     @Option(
@@ -63,16 +53,10 @@ struct Lesson03: LessonProgram, NetworkDefaults {
     var noCache = false
 
     func validate() throws {
-        guard (1...500).contains(visibleRows) else {
-            throw ValidationError(localized("--visible-rows must be between 1 and 500 (got %d)", visibleRows))
-        }
+        try Lesson03Flags.visibleRows.check(visibleRows)
         do { _ = try TimelineRun.scrollMoves(scroll) } catch { throw ValidationError("--scroll: \(error)") }
-        guard (1...500).contains(rows) else {
-            throw ValidationError(localized("--rows must be between 1 and 500 (got %d)", rows))
-        }
-        guard (1...16).contains(imageWidth) else {
-            throw ValidationError(localized("--image-width must be between 1 and 16 (got %d)", imageWidth))
-        }
+        try Lesson03Flags.rows.check(rows)
+        try Lesson03Flags.imageWidth.check(imageWidth)
     }
 
     func prepare() throws -> FixtureEndpoint { try network.makeEndpoint() }

@@ -9,22 +9,16 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson04: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson04",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "gzip on the wire: three XML APIs fetched without and with compression, timed like the article."),
         discussion: localized(
             "Each variant fetches three XML APIs over a slow link twice, first asking for identity and then for gzip, and times start, response, last byte and parse for each. The no-thread variant does it one API after another on the main thread; the threaded one starts all three together and parses off the main thread; the async one does the same in Swift 6, a task group of three child tasks that await the downloads and parse off the main actor, with no queue of its own."
-        ) + "\n"
-            + localized(
-                "Source: \"iPhone の NSURLRequest で gzip 使ってみた\" (the lesson text gives the details: Lessons/04-gzip.md, in Japanese Lessons/ja/04-gzip.md)."
-            )
-    )
-    static let number = "04"
-    static let title = "gzip on the wire"
-    /// A slow link, so that 80 KB of XML takes seconds (a 2010 3G phone saw tens of KB/s).
-    static let defaultLatency = 0.2
-    static let defaultBandwidth = 16_000
+        ),
+        localized(
+            "Source: \"iPhone の NSURLRequest で gzip 使ってみた\" (the lesson text gives the details: Lessons/04-gzip.md, in Japanese Lessons/ja/04-gzip.md)."
+        ))
+    static let contract = LessonContract.lesson04
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson04>

@@ -9,8 +9,7 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson05: LessonProgram, NetworkDefaults {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson05",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "Caching: pre-load the local database into a dictionary once, and let a relaunch revalidate instead of downloading again."
         ),
@@ -24,42 +23,27 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             in Swift 6, a task group that awaits the download while an actor pre-loads and parses.
             Source: "Core Data のパフォーマンスをちょっとだけ調べてみた" (2010-05-30) and \
             "iPhoneアプリのサクサク感が出ない件について" (the lesson text gives the details: Lessons/05-caching.md, in Japanese Lessons/ja/05-caching.md).
-            """)
-    )
-    static let number = "05"
-    static let title = "Caching: pre-loaded rows and HTTP revalidation"
-    static let defaultLatency = 0.2
-    static let defaultBandwidth = 100_000
+            """))
+    static let contract = LessonContract.lesson05
 
     @OptionGroup var common: LessonOptions
     @OptionGroup var network: NetworkOptions<Lesson05>
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Products in the local database (100-200000)."), valueName: "k"))
+    @Option(Lesson05Flags.products, help: localized("Products in the local database"), valueName: "k")
     var products = 5_000
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Orders the API returns, each naming one product (1-50000)."), valueName: "m"))
+    @Option(Lesson05Flags.orders, help: localized("Orders the API returns, each naming one product"), valueName: "m")
     var orders = 3_000
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "Cache-Control max-age the in-process server sends (0-3600 s; 0 sends none, so every relaunch revalidates)."
-            ),
-            valueName: "seconds"))
+        Lesson05Flags.maxAge, help: localized("Seconds of Cache-Control max-age the in-process server sends"),
+        note: localized("0 sends none, so every relaunch revalidates"), valueName: "seconds")
     var maxAge = 300
 
     func validate() throws {
-        for (flag, value, range) in [
-            ("--products", products, 100...200_000), ("--orders", orders, 1...50_000), ("--max-age", maxAge, 0...3_600),
-        ] where !range.contains(value) {
-            throw ValidationError(
-                localized("%@ must be between %d and %d (got %d)", flag, range.lowerBound, range.upperBound, value))
-        }
+        try Lesson05Flags.products.check(products)
+        try Lesson05Flags.orders.check(orders)
+        try Lesson05Flags.maxAge.check(maxAge)
     }
 
     func prepare() throws -> ShopSetup {

@@ -8,8 +8,7 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson06: LessonProgram {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson06",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "SQLite upsert: the article's sqlite3 session replayed, why insert or replace is a delete, and a bulk save that never freezes the Screen."
         ),
@@ -23,16 +22,12 @@ struct Lesson06: LessonProgram {
             a writer actor owns the connection and a main-actor task awaits each save.
             Sources: "Sqliteで既に存在するかもしれないprimary keyを持つ複数valesを一括insert" and \
             "Core Data では モデルの delete - insert をしない方が良い" (2010-05-24); see Lessons/06-sqlite-upsert.md, in Japanese Lessons/ja/06-sqlite-upsert.md.
-            """)
-    )
-    static let number = "06"
-    static let title = "SQLite upsert: batches on a writer queue"
+            """))
+    static let contract = LessonContract.lesson06
 
     @OptionGroup var common: LessonOptions
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Rows to upsert in the bulk save (1-1000000)."), valueName: "n"))
+    @Option(Lesson06Flags.rows, help: localized("Rows to upsert in the bulk save"), valueName: "n")
     var rows = 100_000
 
     @Flag(
@@ -43,40 +38,26 @@ struct Lesson06: LessonProgram {
     )
     var full = false
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Rows per transaction in the multi-row strategy (1-1000000)."), valueName: "k"))
+    @Option(Lesson06Flags.batchRows, help: localized("Rows per transaction in the multi-row strategy"), valueName: "k")
     var batchRows = 10_000
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010 (3 or more)."
-            ),
-            valueName: "values"))
+        Lesson06Flags.variableLimit,
+        help: localized(
+            "Lower SQLite's bound-values-per-statement limit on the writer's connection, e.g. 999 as on the iPhones of 2010"
+        ), note: localized("one row's values"), valueName: "values")
     var variableLimit: Int?
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Extra seconds each commit takes, to play a slow phone's storage (0-1)."), valueName: "seconds"))
+        Lesson06Flags.commitLatency, help: localized("Extra seconds each commit takes, to play a slow phone's storage"),
+        valueName: "seconds")
     var commitLatency = 0.0
 
     func validate() throws {
-        for (flag, value) in [("--rows", rows), ("--batch-rows", batchRows)] where !(1...1_000_000).contains(value) {
-            throw ValidationError(localized("%@ must be between 1 and 1000000 (got %d)", flag, value))
-        }
-        guard (0...1).contains(commitLatency) else {
-            throw ValidationError(
-                localized("--commit-latency must be between 0 and 1 second (got %@)", "\(commitLatency)"))
-        }
-        if let variableLimit, variableLimit < ArticleSchema.columns.count {
-            throw ValidationError(
-                localized(
-                    "--variable-limit must be at least %d, one row's values (got %d)", ArticleSchema.columns.count,
-                    variableLimit))
-        }
+        try Lesson06Flags.rows.check(rows)
+        try Lesson06Flags.batchRows.check(batchRows)
+        try Lesson06Flags.commitLatency.check(commitLatency)
+        try Lesson06Flags.variableLimit.check(variableLimit)
     }
 
     var job: SaveJob {

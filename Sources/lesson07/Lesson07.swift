@@ -8,8 +8,7 @@ private let localized = LocalizedTexts { .module }
 
 @main
 struct Lesson07: LessonProgram {
-    static let configuration = CommandConfiguration(
-        commandName: "lesson07",
+    static let configuration = commandConfiguration(
         abstract: localized(
             "Layout math: Auto Layout's constraints solved by hand, and 10,000 row heights measured with a sizing cell on and off the main thread."
         ),
@@ -23,53 +22,38 @@ struct Lesson07: LessonProgram {
             Sources: "Auto LayoutでUIScrollViewにいれたUILabelを自動改行させる", \
             "AutoLayoutでUITableViewCellに異なる高さを設定する", "SwiftでAuto Layout設定した直後に一部を角丸表示"; \
             see Lessons/07-layout-math.md, in Japanese Lessons/ja/07-layout-math.md.
-            """)
-    )
-    static let number = "07"
-    static let title = "Layout math: sizing-cell row heights"
+            """))
+    static let contract = LessonContract.lesson07
 
     @OptionGroup var common: LessonOptions
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Width of the drawn screen and of the table, in terminal columns (20-200)."), valueName: "n"))
-    var width = 40
+        Lesson07Flags.width, help: localized("Width of the drawn screen and of the table, in terminal columns"),
+        valueName: "n")
+    var width = HeightsRun.Settings().width
+
+    @Option(Lesson07Flags.rows, help: localized("Rows whose heights are measured"), valueName: "n")
+    var rows = HeightsRun.Settings().rows
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(localized("Rows whose heights are measured (1-100000)."), valueName: "n"))
-    var rows = 10_000
+        Lesson07Flags.chunkSize, help: localized("Rows the threaded variant measures per trip to the main queue"),
+        valueName: "n")
+    var chunkSize = HeightsRun.Settings().chunkSize
 
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized("Rows the threaded variant measures per trip to the main queue (1-100000)."), valueName: "n"))
-    var chunkSize = 500
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "Chunks the async variant's task group measures at once (1-8; 1 is the threaded variant's one queue)."
-            ),
-            valueName: "n"))
-    var tasks = 1
+        Lesson07Flags.tasks, help: localized("Chunks the async variant's task group measures at once"),
+        note: localized("1 is the threaded variant's one queue"), valueName: "n")
+    var tasks = HeightsRun.Settings().tasks
 
     // Not `--svg`: every lesson's `--svg FILE` draws the run's timeline.
     @Flag(help: ArgumentHelp(localized("Also print the rounded-corner outlines of part 4 as SVG paths.")))
     var cornersSVG = false
 
     func validate() throws {
-        guard (20...200).contains(width) else {
-            throw ValidationError(localized("--width must be between 20 and 200 (got %d)", width))
-        }
-        for (flag, value) in [("--rows", rows), ("--chunk-size", chunkSize)] where !(1...100_000).contains(value) {
-            throw ValidationError(localized("%@ must be between 1 and 100000 (got %d)", flag, value))
-        }
-        guard (1...8).contains(tasks) else {
-            throw ValidationError(localized("--tasks must be between 1 and 8 (got %d)", tasks))
-        }
+        try Lesson07Flags.width.check(width)
+        try Lesson07Flags.rows.check(rows)
+        try Lesson07Flags.chunkSize.check(chunkSize)
+        try Lesson07Flags.tasks.check(tasks)
     }
 
     func prepare() -> NoSetup { NoSetup() }

@@ -21,15 +21,8 @@ struct CheckPictureOptions: ParsableArguments {
     var wanted: Bool { svg != nil || html != nil }
 
     func validate() throws {
-        for (flag, path) in [("--svg", svg), ("--html", html)] {
-            guard let path else { continue }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError(
-                    localized(format: "%1$@: the folder %2$@ does not exist (got '%3$@')", flag, folder, path))
-            }
-        }
+        try OutputFileFlag.check("--svg", svg)
+        try OutputFileFlag.check("--html", html)
     }
 
     /// Checks the reference too and writes the picture (and page). Returns the lines to print,

@@ -38,23 +38,17 @@ final class Lesson01CancelTests: XCTestCase {
     /// main thread is inside a blocking call when the tap comes), only to show and send nothing more.
     private func problems(_ run: VariantRun<AccountDetails>, _ variant: Variant) -> [String] {
         // The items go two at a time (the default width): both may be on their way at the tap.
-        var problems = run.cancelProblems(promptness: variant == .noThread ? .infinity : 1, requestsAtOnce: 2)
-        if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
-        return problems
+        run.cancelProblems(blocking: variant == .noThread, requestsAtOnce: 2)
     }
 
     /// Random cancel points across the whole run (0 to 1.2 s: before the login, mid-items,
     /// during the slow item, near the end), a few per variant.
     func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        var random = SeededRandom.announced("lesson 01 random cancels")
-        for variant in [Variant.noThread, .threaded, .async] {
-            for _ in 0..<4 {
-                let at = Double.random(in: 0...1.2, using: &random)
-                let run = run(variant, cancelAfter: at)
-                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
-            }
-        }
+        let found = randomCancelProblems(
+            "lesson 01 random cancels", Variant.allCases, tries: 4, within: 0...1.2, run: { run($0, cancelAfter: $1) },
+            problems: problems)
+        XCTAssertEqual(found, [])
     }
 
     /// A cancel the moment the first answers are in hand: the answer has left the server and

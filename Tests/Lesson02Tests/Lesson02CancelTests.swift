@@ -34,21 +34,14 @@ final class Lesson02CancelTests: XCTestCase {
     /// The no-thread variant's main thread is inside its blocking download when the tap comes:
     /// it is not asked to stop within 1 s, only to show and send nothing after it.
     private func problems(_ run: VariantRun<FeedDetails>, _ kind: FeedRun.Kind) -> [String] {
-        var problems = run.cancelProblems(promptness: kind == .noThread ? .infinity : 1)
-        if let failure = run.failure { problems.append("\(kind.name): failed: \(failure)") }
-        return problems
+        run.cancelProblems(blocking: kind == .noThread)
     }
 
     func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        var random = SeededRandom.announced("lesson 02 random cancels")
-        for kind in kinds {
-            for _ in 0..<3 {
-                let at = Double.random(in: 0...1.3, using: &random)
-                let run = run(kind, cancelAfter: at)
-                XCTAssertEqual(problems(run, kind), [], "\(kind.name) cancelled at \(at) s (seed \(random.seed))")
-            }
-        }
+        let found = randomCancelProblems(
+            "lesson 02 random cancels", kinds, within: 0...1.3, run: { run($0, cancelAfter: $1) }, problems: problems)
+        XCTAssertEqual(found, [])
     }
 
     /// Mid-download, with items parsed and on their way to main: the table stops where it was.

@@ -28,21 +28,15 @@ final class Lesson03CancelTests: XCTestCase {
 
     /// The no-thread variant sees the tap only between two blocking fetches: no promptness asked.
     private func problems(_ run: VariantRun<TimelineDetails>, _ variant: Variant) -> [String] {
-        var problems = run.cancelProblems(promptness: variant == .noThread ? .infinity : 1)
-        if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
-        return problems
+        run.cancelProblems(blocking: variant == .noThread)
     }
 
     func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        var random = SeededRandom.announced("lesson 03 random cancels")
-        for variant in [Variant.noThread, .threaded, .async] {
-            for _ in 0..<3 {
-                let at = Double.random(in: 0...0.8, using: &random)
-                let run = run(variant, cancelAfter: at)
-                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
-            }
-        }
+        let found = randomCancelProblems(
+            "lesson 03 random cancels", Variant.allCases, within: 0...0.8, run: { run($0, cancelAfter: $1) },
+            problems: problems)
+        XCTAssertEqual(found, [])
     }
 
     /// Item 4 of the audit: the async timeline was taken and shown (0 -> 6 rows) after a cancel

@@ -33,24 +33,17 @@ final class Lesson04CancelTests: XCTestCase {
     /// The no-thread variant sees the tap only between two blocking downloads: it is asked to
     /// show and send nothing after it, not to stop within 1 s.
     private func problems(_ run: VariantRun<GzipDetails>, _ variant: Variant) -> [String] {
-        var problems = run.cancelProblems(
-            promptness: variant == .noThread ? .infinity : 1, requestsAtOnce: XMLAPIs.all.count)
-        if let failure = run.failure { problems.append("\(variant): failed: \(failure)") }
-        return problems
+        run.cancelProblems(blocking: variant == .noThread, requestsAtOnce: XMLAPIs.all.count)
     }
 
     /// Random cancel points over the whole run: before the first request, mid-identity round,
     /// between the rounds, mid-gzip round.
     func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        var random = SeededRandom.announced("lesson 04 random cancels")
-        for variant in [Variant.noThread, .threaded, .async] {
-            for _ in 0..<3 {
-                let at = Double.random(in: 0...1.2, using: &random)
-                let run = run(variant, cancelAfter: at)
-                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s (seed \(random.seed))")
-            }
-        }
+        let found = randomCancelProblems(
+            "lesson 04 random cancels", Variant.allCases, within: 0...1.2, run: { run($0, cancelAfter: $1) },
+            problems: problems)
+        XCTAssertEqual(found, [])
     }
 
     /// Item 6 of the audit: the threaded variant started its gzip round after the run had given

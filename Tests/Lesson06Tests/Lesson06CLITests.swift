@@ -3,49 +3,26 @@ import LessonTestSupport
 import WorkshopCore
 import XCTest
 
-/// Drives the built `lesson06` binary, the way a learner or a script would.
+/// Drives the built `lesson06` binary for what is lesson 06's own; what every lesson promises
+/// (the report's shape, flags, help, Japanese, a cancel) is the contract suite's
+/// (`LessonContractTests`, from `LessonContract.lesson06`).
 final class Lesson06CLITests: XCTestCase {
-    func lesson06(_ arguments: [String], timeout: Double = 90) throws -> LessonBinary.Outcome {
-        let outcome = try LessonBinary("lesson06").run(arguments, timeout: timeout)
-        if outcome.timedOut { XCTFail("lesson06 \(arguments) did not finish within \(timeout) s") }
-        return outcome
-    }
-
-    func testJSONIsOneDocumentWithThreeVariantsAndEveryStrategysSpeed() throws {
-        let outcome = try lesson06(["--json", "--rows", "3000", "--batch-rows", "1000"])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        let document = try XCTUnwrap(outcome.document, outcome.stdout)
-        XCTAssertEqual(document.lesson, "06")
-        for (parameter, value) in [(MetricName.rows, 3000), (.compoundSelectLimit, 500)] {
-            XCTAssertEqual(document.parameters[parameter] as? Int, value, parameter.rawValue)
-        }
-        XCTAssertEqual(document.variantNames, ["no-thread", "threaded", "async"])
-        let required: [MetricName] = [
-            .totalSeconds, .firstContentSeconds, .mainThreadMaxStallSeconds, .droppedFrames,
-            .perRowCommitRowsPerSecond, .oneTransactionRowsPerSecond, .multiRowBatchesRowsPerSecond,
-            .updateThenInsertRowsPerSecond, .countReadsOnMain, .tornCountReads,
-        ]
-        XCTAssertEqual(document.lacking(required), [])
+    /// Batches sized from SQLite's limit (500 terms): 3 commits of 1000 rows, no torn count read.
+    func testEveryVariantSavesInBatchesAndNoCountReadIsTorn() throws {
+        let document = try LessonBinary("lesson06").report(["--rows", "3000", "--batch-rows", "1000"])
+        XCTAssertEqual(document.parameters[.compoundSelectLimit] as? Int, 500)
         for name in document.variantNames {
             let metrics = document.metrics(name)
-            XCTAssertGreaterThan(metrics[.multiRowBatchesRowsPerSecond] as? Double ?? 0, 0)
-            XCTAssertEqual(metrics[.batchCommits] as? Int, 3)
-            XCTAssertEqual(metrics[.tornCountReads] as? Int, 0)
-        }
-    }
-
-    func testBothIsTwoVariantsAndAsyncIsOne() throws {
-        for (variant, names) in [("both", ["no-thread", "threaded"]), ("async", ["async"])] {
-            let outcome = try lesson06(["--json", "--variant", variant, "--rows", "500"])
-            XCTAssertEqual(outcome.status, 0, outcome.stderr)
-            XCTAssertEqual(outcome.document?.variantNames, names, variant)
+            XCTAssertGreaterThan(metrics[.multiRowBatchesRowsPerSecond] as? Double ?? 0, 0, name)
+            XCTAssertEqual(metrics[.batchCommits] as? Int, 3, name)
+            XCTAssertEqual(metrics[.tornCountReads] as? Int, 0, name)
         }
     }
 
     func testALoweredLimitShowsInTheBatchSize() throws {
-        let outcome = try lesson06(["--json", "--variant", "threaded", "--rows", "500", "--variable-limit", "999"])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        let document = try XCTUnwrap(outcome.document, outcome.stdout)
+        let document = try LessonBinary("lesson06").report([
+            "--variant", "threaded", "--rows", "500", "--variable-limit", "999",
+        ])
         XCTAssertEqual(document.variants.count, 1)
         XCTAssertEqual(document.metrics("threaded")[.rowsPerStatement] as? Int, 333)
     }
@@ -85,28 +62,5 @@ final class Lesson06CLITests: XCTestCase {
         XCTAssertFalse(
             outcome.stdout.contains(MetricName.mainThreadMaxStallSeconds.rawValue), "a table of runs that never started"
         )
-    }
-
-    func testBadFlagsExit64AndNameTheFlag() throws {
-        for (arguments, flag) in [
-            (["--variant", "sideways"], "--variant"), (["--rows", "0"], "--rows"),
-            (["--batch-rows", "0"], "--batch-rows"), (["--variable-limit", "2"], "--variable-limit"),
-            (["--commit-latency", "5"], "--commit-latency"),
-            (["--rows", "many"], "--rows"), (["--no-such-flag"], "--no-such-flag"),
-        ] {
-            let outcome = try lesson06(arguments)
-            XCTAssertEqual(outcome.status, 64, "\(arguments)")
-            XCTAssertTrue(outcome.stderr.contains(flag), "\(arguments): \(outcome.stderr)")
-        }
-    }
-
-    func testHelpExplainsEveryFlag() throws {
-        let outcome = try lesson06(["--help"])
-        XCTAssertEqual(outcome.status, 0)
-        for flag in [
-            "--variant", "--json", "--rows", "--full", "--batch-rows", "--variable-limit", "--commit-latency", "async",
-        ] {
-            XCTAssertTrue(outcome.stdout.contains(flag), "--help lacks \(flag)")
-        }
     }
 }

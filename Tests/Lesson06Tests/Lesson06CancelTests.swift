@@ -51,22 +51,19 @@ final class Lesson06CancelTests: XCTestCase {
 
     func testRandomCancelPointsCommitAndShowNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        var random = SeededRandom.announced("lesson 06 random cancels")
-        for variant in [Variant.noThread, .threaded, .async] {
-            for _ in 0..<3 {
-                let at = Double.random(in: 0...1.5, using: &random)
-                let folder = try newFolder()
-                let run = run(variant, cancelAfter: at, in: folder)
-                let context = "\(variant) cancelled at \(at) s (seed \(random.seed))"
+        // Each run in a folder of its own, the last one made (`folders.last`).
+        let found = try randomCancelProblems(
+            "lesson 06 random cancels", Variant.allCases, within: 0...1.5,
+            run: { run($0, cancelAfter: $1, in: try newFolder()) },
+            problems: { run, variant in
                 // The no-thread save sees the tap only between two commits: no promptness asked.
-                XCTAssertEqual(run.cancelProblems(promptness: variant == .noThread ? .infinity : 1), [], context)
-                XCTAssertNil(run.failure, context)
-                if run.seconds(.cancelHandledSeconds) != nil {
-                    XCTAssertEqual(run.count(.rowsCommittedAfterCancel), 0, context)
-                }
-                XCTAssertEqual(try tornFiles(variant, in: folder), [], context)
-            }
-        }
+                let committed =
+                    run.seconds(.cancelHandledSeconds) == nil ? 0 : run.count(.rowsCommittedAfterCancel) ?? -1
+                return run.cancelProblems(blocking: variant == .noThread)
+                    + (committed == 0 ? [] : ["\(variant): \(committed) rows committed after the cancel"])
+                    + (try tornFiles(variant, in: try XCTUnwrap(folders.last)))
+            })
+        XCTAssertEqual(found, [])
     }
 
     /// Item 7 of the audit: a save asked for in an already-cancelled task committed 5,000 rows.

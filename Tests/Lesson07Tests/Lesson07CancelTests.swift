@@ -16,16 +16,10 @@ final class Lesson07CancelTests: XCTestCase {
 
     func testRandomCancelPointsShowNothingAfterTheCancel() throws {
         try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        var random = SeededRandom.announced("lesson 07 random cancels")
-        for variant in [Variant.noThread, .threaded, .async] {
-            for _ in 0..<3 {
-                let at = Double.random(in: 0...0.6, using: &random)
-                let run = run(variant, cancelAfter: at)
-                let context = "\(variant) cancelled at \(at) s (seed \(random.seed))"
-                // The no-thread variant measures every row before main sees the tap: no promptness asked.
-                XCTAssertEqual(run.cancelProblems(promptness: variant == .noThread ? .infinity : 1), [], context)
-                XCTAssertNil(run.failure, context)
-            }
-        }
+        // The no-thread variant measures every row before main sees the tap: no promptness asked.
+        let found = randomCancelProblems(
+            "lesson 07 random cancels", Variant.allCases, within: 0...0.6, run: { run($0, cancelAfter: $1) },
+            problems: { $0.cancelProblems(blocking: $1 == .noThread) })
+        XCTAssertEqual(found, [])
     }
 }

@@ -59,3 +59,34 @@ extension VariantRun {
         return problems
     }
 }
+
+extension VariantRun {
+    /// `cancelProblems` as each lesson asks them, and a failed run as one more: a `blocking`
+    /// run (the no-thread variant, whose main thread sees the tap only between two blocking
+    /// steps) is not asked to stop within 1 s, only to show and send nothing after the tap.
+    public func cancelProblems(blocking: Bool, requestsAtOnce: Int = 1) -> [String] {
+        var problems = cancelProblems(promptness: blocking ? .infinity : 1, requestsAtOnce: requestsAtOnce)
+        if let failure { problems.append("\(name): failed: \(failure)") }
+        return problems
+    }
+}
+
+/// The random-cancel test every lesson has beside each variant: `tries` runs of each of `kinds`,
+/// each cancelled at a random point within `window` seconds, from a printed seed
+/// (`SAKUSAKU_SEED=N` reruns the same points). Returns each run's `problems`, with its kind,
+/// its cancel point and the seed (empty: none).
+public func randomCancelProblems<Kind, Details>(
+    _ label: String, _ kinds: [Kind], tries: Int = 3, within window: ClosedRange<Double>,
+    run: (Kind, Double) throws -> VariantRun<Details>, problems: (VariantRun<Details>, Kind) throws -> [String]
+) rethrows -> [String] {
+    var random = SeededRandom.announced(label)
+    var found: [String] = []
+    for kind in kinds {
+        for _ in 0..<tries {
+            let at = Double.random(in: window, using: &random)
+            let cancelled = try run(kind, at)
+            found += try problems(cancelled, kind).map { "\($0) (\(kind) cancelled at \(at) s, seed \(random.seed))" }
+        }
+    }
+    return found
+}

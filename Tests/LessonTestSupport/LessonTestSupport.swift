@@ -37,6 +37,23 @@ public struct LessonBinary: Sendable {
         return Outcome(process: outcome, seconds: started.elapsed)
     }
 
+    /// Runs with `--json` and `arguments` (the short runs a lesson's own tests make): the report,
+    /// or an error saying why there is none.
+    public func report(_ arguments: [String], timeout: Double = 90) throws -> LessonDocument {
+        let outcome = try run(["--json"] + arguments, timeout: timeout)
+        guard outcome.status == 0, !outcome.timedOut, let document = outcome.document else {
+            throw NoReport(
+                description: "\(name) --json \(arguments): exit status \(outcome.status)"
+                    + (outcome.timedOut ? ", stopped after \(timeout) s" : "")
+                    + "\n\(outcome.stderr)\n\(outcome.stdout)")
+        }
+        return document
+    }
+
+    public struct NoReport: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// What one run printed and how it ended.
     public struct Outcome: Sendable {
         public var process: Subprocess.Outcome

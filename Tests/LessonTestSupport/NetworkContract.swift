@@ -11,16 +11,21 @@ extension LessonBinary {
     public static let faultKinds = Fault.kindNames
 
     /// What a lesson's failure says for a fault, unless the lesson's `causes` say otherwise.
-    public static let commonCauses = ["redirect-loop": "too many redirects from http://"]
+    public static let commonCauses = [
+        "500": "HTTP 500", "drop": "reset", "stall": "timed out after 1 s",
+        "redirect-loop": "too many redirects from http://",
+    ]
 
     /// Runs every variant with `--json --fault stall --timeout T` and `arguments`. Wanted: exit
     /// status 1, "timed out after T s waiting for http://", each variant over within about 2 x T
     /// (plus `slack` seconds for starting the program and the lesson's own work), and, while
     /// failing, the variants off the main thread keep it free: their worst freeze is under half
     /// of the no-thread variant's, which sat out the whole timeout on the main thread.
-    public func silentServerProblems(_ arguments: [String] = [], timeout: Double = 1, slack: Double = 5) throws
-        -> [String]
-    {
+    /// With `oneCause`, stderr says that one cause once, for every variant; with `path`, it
+    /// names the request the variants waited for.
+    public func silentServerProblems(
+        _ arguments: [String] = [], timeout: Double = 1, slack: Double = 5, oneCause: Bool = false, path: String? = nil
+    ) throws -> [String] {
         let seconds = timeout.formattedSeconds
         let outcome = try run(["--json", "--fault", "stall", "--timeout", seconds] + arguments, timeout: 90)
         var problems: [String] = []
@@ -28,6 +33,12 @@ extension LessonBinary {
         if outcome.status != 1 { problems.append("exit status \(outcome.status), not 1") }
         if !outcome.stderr.contains("timed out after \(seconds) s waiting for http://") {
             problems.append("stderr does not say it timed out after \(seconds) s: \(outcome.stderr)")
+        }
+        if oneCause, outcome.stderr.split(separator: "\n").count != 1 {
+            problems.append("not one line, one cause:\n\(outcome.stderr)")
+        }
+        if let path, !outcome.stderr.contains(path) {
+            problems.append("stderr does not name \(path): \(outcome.stderr)")
         }
         if outcome.seconds >= Double(variants) * (2 * timeout) + slack {
             problems.append("took \(outcome.seconds) s for \(variants) variants with a \(seconds) s timeout")
@@ -45,10 +56,13 @@ extension LessonBinary {
         return problems
     }
 
-    /// Runs both variants once per fault kind with `--json --fault KIND --timeout 1` and
+    /// Runs every variant once per fault kind with `--json --fault KIND --timeout 1` and
     /// `arguments`. Wanted for each: exit status 1, every variant's failure one line that
-    /// contains `causes[KIND]`, and the run over in bounded time.
-    public func faultProblems(causes: [String: String], _ arguments: [String] = []) throws -> [String] {
+    /// contains `causes[KIND]` (else the common cause), and the run over in bounded time; with
+    /// `oneCause`, one cause said once on stderr; with `path`, stderr names that request.
+    public func faultProblems(
+        causes: [String: String], _ arguments: [String] = [], oneCause: Bool = false, path: String? = nil
+    ) throws -> [String] {
         var problems: [String] = []
         for fault in Self.faultKinds {
             let outcome = try run(["--json", "--fault", fault, "--timeout", "1"] + arguments, timeout: 60)
@@ -57,6 +71,12 @@ extension LessonBinary {
                 continue
             }
             if document.variantNames.isEmpty { problems.append("\(fault): no variant in the report") }
+            if oneCause, outcome.stderr.split(separator: "\n").count != 1 {
+                problems.append("\(fault): not one line, one cause:\n\(outcome.stderr)")
+            }
+            if let path, !outcome.stderr.contains(path) {
+                problems.append("\(fault): stderr does not name \(path): \(outcome.stderr)")
+            }
             for name in document.variantNames {
                 let failure = document.failure(name) ?? "no failure"
                 let cause = causes[fault] ?? Self.commonCauses[fault] ?? "?"

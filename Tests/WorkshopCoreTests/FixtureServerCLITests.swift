@@ -93,8 +93,9 @@ struct FixtureServerCLITests {
             #expect(help.contains(flag), "\(flag)")
         }
         for text in [
-            "(default: 127.0.0.1)", "(default: 8080)", "0...65535", "0...1", "(default: 256)", "1...10000",
-            "(default: 10.0)", "0.1...3600", "corrupt-gzip",
+            "(default: 127.0.0.1)", "(default: 8080)", "0-65535; 0 picks a free one", "0-1; 1 = every one",
+            "(default: 256)", "1-10000",
+            "(default: 10.0)", "0.1-3600", "1-1000; default 64", "corrupt-gzip",
         ] {
             #expect(help.contains(text), "\(text)")
         }

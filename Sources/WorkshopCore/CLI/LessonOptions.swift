@@ -7,7 +7,7 @@ import Foundation
 /// `threaded` the articles' 2010 way (Operation, a run-loop thread, GCD queues), `async` the
 /// same job in Swift 6 (async/await, tasks, actors). Three cases and no more, so a `switch`
 /// over it needs no `default:` (which would mean a different variant in each lesson).
-public enum Variant: String, CaseIterable, Sendable {
+public enum Variant: String, CaseIterable, Codable, Sendable {
     case noThread = "no-thread"
     case threaded
     case async
@@ -61,23 +61,28 @@ public struct LessonOptions: ParsableArguments, Sendable {
             valueName: "file"))
     public var html: String?
 
+    /// `--cancel-after`'s and `--control-seconds`' numbers.
+    public static let cancelAfterRange = FlagRange("--cancel-after", 0...300.0, seconds: true)
+    public static let controlSecondsRange = FlagRange("--control-seconds", 0...5.0, seconds: true)
+
     @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "Tap Cancel this many seconds into each variant's run (0-300), the way its era cancels: Operation cancel, a GCD cancel token, Task.cancel. The report then says what still happened after the cancel."
-            ),
-            valueName: "seconds"))
+        Self.cancelAfterRange,
+        help: localized(
+            "Tap Cancel this many seconds into each variant's run, the way its era cancels (Operation cancel, a GCD cancel token, Task.cancel); the report then says what still happened after the cancel"
+        ), valueName: "seconds")
     public var cancelAfter: Double?
 
     @Option(
-        name: .customLong("control-seconds"), parsing: .unconditional,
-        help: ArgumentHelp(
-            localized(
-                "Seconds to measure the machine before the lesson: the main loop's own lateness with no work (0-5, default 1)."
-            ),
-            valueName: "seconds", visibility: .hidden))
+        Self.controlSecondsRange,
+        help: localized(
+            "Seconds to measure the machine before the lesson: the main loop's own lateness with no work"),
+        valueName: "seconds", visibility: .hidden)
     public var controlSeconds: Double = 1
+
+    /// Prints the lesson's contract (`LessonContract`) as JSON and nothing else: for the lesson
+    /// contract suite and tools, so hidden from `--help`.
+    @Flag(help: ArgumentHelp("Print the lesson's contract as JSON.", visibility: .hidden))
+    public var contract = false
 
     /// Read before the parser by `Language.current` (so `--help` follows it too); declared here
     /// so the parser accepts it, checks it and shows it in `--help`.
@@ -93,25 +98,23 @@ public struct LessonOptions: ParsableArguments, Sendable {
     public init() {}
 
     public func validate() throws {
-        if let cancelAfter, !(0...300).contains(cancelAfter) {
-            throw ValidationError(
-                localized(
-                    format: "--cancel-after must be between 0 and 300 seconds (got %@)", cancelAfter.formattedSeconds))
-        }
-        guard (0...5).contains(controlSeconds) else {
-            throw ValidationError(
-                localized(format: "--control-seconds must be between 0 and 5 (got %@)", controlSeconds.formattedSeconds)
-            )
-        }
-        for (flag, path) in [("--svg", svg), ("--html", html)] {
-            guard let path else { continue }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError(
-                    localized(format: "%1$@: the folder %2$@ does not exist (got '%3$@')", flag, folder, path))
-            }
-        }
+        try Self.cancelAfterRange.check(cancelAfter)
+        try Self.controlSecondsRange.check(controlSeconds)
+        try OutputFileFlag.check("--svg", svg)
+        try OutputFileFlag.check("--html", html)
+    }
+
+    /// The flags every lesson takes, in the contract: `--contract` lists them before the lesson's own.
+    public static var contractFlags: [LessonContract.Flag] {
+        [
+            LessonContract.Flag(name: "--variant", refused: ["sideways"]),
+            LessonContract.Flag(name: "--json"),
+            LessonContract.Flag(name: "--svg", refused: ["/no/such/folder/run.svg"]),
+            LessonContract.Flag(name: "--html", refused: ["/no/such/folder/run.html"]),
+            cancelAfterRange.contract, controlSecondsRange.contract.hiddenFromHelp,
+            LessonContract.Flag(name: "--lang", refused: ["fr"]),
+            LessonContract.Flag(name: "--contract", hidden: true),
+        ]
     }
 
     /// Where the Screen draws: in place on a terminal, plain lines in a pipe, nowhere with `--json`.

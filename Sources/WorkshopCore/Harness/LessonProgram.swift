@@ -28,6 +28,7 @@ public struct NoSetup: LessonSetup {
 /// (`prepare`), how one variant runs (`perform`) and what the numbers mean (`takeaway`).
 /// The `run()` below does the rest, the same way in every lesson:
 ///
+/// 0. with `--contract`, only the lesson's contract (`LessonContract`), as JSON;
 /// 1. `prepare()`, then the banner (people only);
 /// 2. each variant in turn on the main thread, its failure (once) and its timeline;
 /// 3. the side-by-side table and the takeaway, or with `--json` one JSON document;
@@ -39,9 +40,11 @@ public protocol LessonProgram: ParsableCommand, Sendable {
     /// What one run of `perform` stands for: a `Variant`, or a lesson's finer kinds of run.
     associatedtype Kind: Sendable = Variant
 
-    /// "03"
+    /// What the lesson promises on its command line, as data in its kit (`--contract` prints it).
+    static var contract: LessonContract { get }
+    /// "03" (the contract's)
     static var number: String { get }
-    /// "GCD queues: timeline and icons"
+    /// "GCD queues: timeline and icons" (the contract's)
     static var title: String { get }
 
     var common: LessonOptions { get }
@@ -68,7 +71,24 @@ extension LessonProgram where Kind == Variant {
 }
 
 extension LessonProgram {
+    public static var number: String { contract.number }
+    public static var title: String { contract.title }
+
+    /// The command's name (`lessonNN`), its abstract and its discussion (paragraphs, one a line).
+    public static func commandConfiguration(abstract: String, discussion: String...) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: "lesson" + number, abstract: abstract, discussion: discussion.joined(separator: "\n"))
+    }
+
+    /// The contract `--contract` prints: the flags every lesson takes, then the lesson's own.
+    public static var printedContract: LessonContract {
+        var contract = Self.contract
+        contract.flags = LessonOptions.contractFlags + contract.flags
+        return contract
+    }
+
     public func run() throws {
+        if common.contract { return say(Self.printedContract.json) }
         // The JSON document is an API: its takeaway and failures stay English whatever the locale.
         if common.json { Localized.use(.en) }
         // The machine first: how late is the main loop with no work at all?

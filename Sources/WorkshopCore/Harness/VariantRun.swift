@@ -118,7 +118,9 @@ extension VariantRun {
         var metrics: [(MetricName, Metric)] =
             [
                 (.totalSeconds, .seconds(total)),
-                (.firstContentSeconds, .seconds(measured.firstContentSeconds ?? total)),
+                // Content that came as the run finished is first drawn by `stop()`'s last frame,
+                // a moment after `total`: it was on the Screen when the run ended.
+                (.firstContentSeconds, .seconds(min(measured.firstContentSeconds ?? total, total))),
                 (.mainThreadMaxStallSeconds, .seconds(measured.maxStallSeconds)),
                 (.droppedFrames, .count(measured.droppedFrames)),
             ] + measured.appleFigures(runSeconds: total)

@@ -5,7 +5,7 @@
 /// part of the JSON API, so they stay English. The names several lessons share are declared
 /// here; each lesson declares its own in its kit (`LessonNNKit/MetricNames.swift`), and a test
 /// keeps every name declared once.
-public struct MetricName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct MetricName: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     /// A name made at run time, from parts (a strategy's or a launch's name).
