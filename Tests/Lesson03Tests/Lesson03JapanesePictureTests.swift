@@ -88,6 +88,7 @@ final class Lesson03JapanesePictureSlowTests: Lesson03JapanesePictureCase {
     }
 
     func testACancelledJapaneseRunSaysItsCancelInJapanese() throws {
+        // A third run with pictures: the slow tier.
         let (stdout, svg, html) = try pictures(["--lang", "ja", "--cancel-after", "0.05"])
         for output in [stdout, svg, html] {
             XCTAssertTrue(output.contains("キャンセル: no-thread は"), output)

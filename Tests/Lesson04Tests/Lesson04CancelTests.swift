@@ -69,6 +69,7 @@ final class Lesson04CancelSlowTests: Lesson04CancelCase {
     /// up (requests 3 -> 6, rows added on a finished controller). A run that gives up mid-way
     /// leaves nothing running: no request reaches the server after it has returned.
     func testARunThatGivesUpLeavesNothingRunning() throws {
+        // Two runs of 0.5 s and their ends: the slow tier.
         // The identity round takes over a second: the run gives up at 0.5 s, in its middle. A
         // variant that goes on would finish the round a moment later and start the gzip round.
         server.knobs.bandwidthBytesPerSecond = 40_000

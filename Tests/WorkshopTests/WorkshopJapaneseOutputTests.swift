@@ -128,6 +128,7 @@ final class WorkshopJapaneseOutputTests: WorkshopJapaneseOutputCase {
 final class WorkshopJapaneseOutputSlowTests: WorkshopJapaneseOutputCase {
     /// `verify` of one exercise (quick: its checks need no network or thread), both ways of asking.
     func testVerifyOfOneExerciseSpeaksJapanese() throws {
+        // verify's words, twice: the slow tier.
         let exercise = Subject.pure
         for asking in Asking.allCases {
             let verify = try run(["verify", exercise.id], asking)
