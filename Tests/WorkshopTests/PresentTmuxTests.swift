@@ -6,7 +6,7 @@ import XCTest
 
 /// `workshop present 03` driven the way an instructor drives it: in a real terminal (a tmux
 /// pane), with key presses, reading what the screen shows. In English and in Japanese.
-final class PresentTmuxTests: XCTestCase {
+final class PresentTmuxSlowTests: XCTestCase {
     /// Short lesson runs: 4 rows, a fast link, no idle measurement first.
     /// Short runs, but each request a second: step 2's run must still be going when the test,
     /// having seen it start, presses Ctrl-C (sent together with the key that starts it, the
@@ -35,9 +35,6 @@ final class PresentTmuxTests: XCTestCase {
     }
 
     func present(language: String, file: String, screen: Screen) throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         try XCTSkipUnless(
             Tmux.isInstalled, "tmux is not installed (bash .ci/setup --extras installs it): nothing to drive a terminal"
@@ -130,9 +127,9 @@ struct Tmux {
         return (try? run(["capture-pane", "-p", "-t", session] + range))?.stdout ?? ""
     }
 
-    /// Polls the pane until `seen` holds; fails with what the screen showed after `PresentTmuxTests.patience` seconds.
+    /// Polls the pane until `seen` holds; fails with what the screen showed after `PresentTmuxSlowTests.patience` seconds.
     func waitForScreen(_ what: String, history: Bool = false, _ seen: (String) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(PresentTmuxTests.patience)
+        let deadline = Date().addingTimeInterval(PresentTmuxSlowTests.patience)
         while Date() < deadline {
             if seen(capture(history: history)) { return }
             Thread.sleep(forTimeInterval: 0.1)
