@@ -22,10 +22,16 @@ import WorkshopCore
 /// text: both are left alone.
 public enum Captures {
     /// The programs a capture may run: the package's own, from its build folder.
-    public static let programs: Set<String> =
-        ["fixture-server", "workshop"].reduce(into: Set((1...7).map { String(format: "lesson%02d", $0) })) {
-            $0.insert($1)
+    public static func isProgram(_ name: String) -> Bool { programs.contains(name) }
+
+    /// fixture-server, workshop, and a lessonNN for every lesson in Sources/ (a new lesson's too).
+    public static let programs: Set<String> = {
+        let sources = ExerciseRoot.builtFrom.appendingPathComponent("Sources").path
+        let lessons = ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []).filter {
+            $0.range(of: #"^lesson\d\d$"#, options: .regularExpression) != nil
         }
+        return Set(lessons + ["fixture-server", "workshop"])
+    }()
 
     /// How long one run may take unless its marker says otherwise (`timeout 300`).
     public static let defaultTimeout: Double = 180
@@ -159,7 +165,7 @@ public enum Captures {
         else { return failure("the command ends with its language, \"(en)\" or \"(ja)\"") }
         var words = LessonText.shellWords(String(command[..<open.lowerBound]))
         words.removeFirst(2)
-        guard let product = words.first, programs.contains(product) else {
+        guard let product = words.first, isProgram(product) else {
             return failure(
                 "\"\(words.first ?? "")\" is none of the programs: \(programs.sorted().joined(separator: ", "))")
         }

@@ -6,9 +6,9 @@ import WorkshopCore
 /// that say what to write instead. Also its lesson text's section and the syllabus's line, when
 /// the lesson has them. Everything else (`list`, `check`, the tests, the board) finds the folder.
 public struct ExerciseScaffold: Sendable {
-    /// "08a", "R4".
+    /// "NNa" (a lesson's number and a letter), "RN".
     public var id: String
-    /// "08", or nil for an exercise of no lesson.
+    /// "NN", or nil for an exercise of no lesson.
     public var lesson: String?
     public var title: String
     public var titleJapanese: String
@@ -34,9 +34,26 @@ public struct ExerciseScaffold: Sendable {
         /// In that section, after the last line that starts with this (and the lines that go on
         /// from it, indented), else at the section's end.
         public var below: String?
+        /// Right before the `after` heading instead (a new section before an existing one).
+        public var before = false
+        /// Before the file's last line that is exactly this (a chapter before a closing brace).
+        public var beforeLast: String?
+
+        public init(
+            path: String, text: String, append: Bool = false, after: String? = nil, below: String? = nil,
+            before: Bool = false, beforeLast: String? = nil
+        ) {
+            self.path = path
+            self.text = text
+            self.append = append
+            self.after = after
+            self.below = below
+            self.before = before
+            self.beforeLast = beforeLast
+        }
     }
 
-    /// "08a-row-heights": the id and the title's words, lowercased, for the folder's name.
+    /// "NNa-row-heights": the id and the title's words, lowercased, for the folder's name.
     public var folder: String { id + "-" + Self.slug(title) }
 
     static func slug(_ title: String) -> String {
@@ -52,7 +69,7 @@ public struct ExerciseScaffold: Sendable {
     /// Why these arguments make no exercise (nil: they do).
     public func problem(existing: [Exercise], root: URL) -> String? {
         if id.range(of: #"^([0-9]{2}[a-z]?|R[0-9]+)$"#, options: .regularExpression) == nil {
-            return "an exercise's id is a lesson's number with an optional letter (08, 08a) or R and a number (R4)"
+            return "an exercise's id is a lesson's number with an optional letter (NN, NNa) or R and a number (RN)"
         }
         if let lesson, !id.hasPrefix(lesson) {
             return "exercise \(id) of lesson \(lesson): its id starts with the lesson's number"
@@ -119,7 +136,7 @@ public struct ExerciseScaffold: Sendable {
         // Check it: swift run workshop check \(id)
         import Foundation
 
-        /// TODO(1): what this type does for the lesson's app, and what is wrong with it as shipped.
+        /// TODO: what this type does for the lesson's app, and what is wrong with it as shipped.
         /// As written by `workshop new exercise`, the one check wants `answer()` to return 42.
         public enum \(typeName) {
             public static func answer() -> Int {
@@ -266,7 +283,7 @@ public struct ExerciseScaffold: Sendable {
 
     func hints(japanese: Bool) -> String {
         japanese
-            ? "# 演習 \(id) のヒント\n\n1. TODO: 最初のヒント。`\(fileName)` の TODO(1) を見てください。\n"
+            ? "# 演習 \(id) のヒント\n\n1. TODO: 最初のヒントを書きます。まずは `\(fileName)` の TODO(1) のところを見て、何が足りないかを考えてみてください。\n"
             : "# Hints for exercise \(id)\n\n1. TODO: the first hint. Look at TODO(1) in `\(fileName)`.\n"
     }
 
@@ -287,7 +304,16 @@ public struct ExerciseScaffold: Sendable {
                 continue
             }
             var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            text = inserting(file.text, into: text, after: file.after, below: file.below)
+            if let last = file.beforeLast {
+                var lines = text.components(separatedBy: "\n")
+                let at = lines.lastIndex(of: last) ?? lines.count
+                lines.insert(
+                    contentsOf: file.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
+                        String.init), at: at)
+                try Data(lines.joined(separator: "\n").utf8).write(to: url)
+                continue
+            }
+            text = inserting(file.text, into: text, after: file.after, below: file.below, before: file.before)
             try Data(text.utf8).write(to: url)
         }
     }
@@ -296,12 +322,18 @@ public struct ExerciseScaffold: Sendable {
     /// after its last line that starts with `below` (and that line's indented continuation),
     /// else at the section's end (before the next heading of any level); without a heading, at
     /// the end of `text`.
-    static func inserting(_ addition: String, into text: String, after heading: String?, below: String? = nil)
-        -> String
-    {
+    static func inserting(
+        _ addition: String, into text: String, after heading: String?, below: String? = nil, before: Bool = false
+    ) -> String {
         var lines = text.components(separatedBy: "\n")
         guard let heading, let start = lines.firstIndex(where: { $0.hasPrefix(heading) }) else {
             return text.hasSuffix("\n") || text.isEmpty ? text + addition : text + "\n" + addition
+        }
+        if before {
+            lines.insert(
+                contentsOf: addition.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
+                    String.init), at: start)
+            return lines.joined(separator: "\n")
         }
         var end = start + 1
         while end < lines.count, !lines[end].hasPrefix("#") { end += 1 }

@@ -10,7 +10,44 @@ import WorkshopTools
 struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: localized("For instructors: write a new lesson or exercise, working as written, with TODOs."),
-        subcommands: [NewExercise.self])
+        subcommands: [NewLesson.self, NewExercise.self])
+}
+
+/// `workshop new lesson 08 --title "..." --title-ja "..."`.
+struct NewLesson: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lesson",
+        abstract: localized(
+            "Write a new lesson: its kit (three variants), its program, its contract, its tests, its texts and tutorials."
+        ))
+
+    @Argument(help: ArgumentHelp(localized("Its number: two digits (08)."), valueName: "NN"))
+    var number: String
+
+    @Option(help: ArgumentHelp(localized("Its title in English."), valueName: "text"))
+    var title: String
+
+    @Option(name: .customLong("title-ja"), help: ArgumentHelp(localized("Its title in Japanese."), valueName: "text"))
+    var titleJapanese: String
+
+    @OptionGroup var language: LanguageOption
+
+    func run() throws {
+        let workspace = Workspace.locate()
+        let scaffold = LessonScaffold(number: number, title: title, titleJapanese: titleJapanese)
+        if let problem = scaffold.problem(root: workspace.root) { throw ValidationError(problem) }
+        let files = scaffold.files(root: workspace.root)
+        try ExerciseScaffold.write(files, root: workspace.root)
+        let package = workspace.root.appendingPathComponent("Package.swift")
+        try Data(scaffold.package(try String(contentsOf: package, encoding: .utf8)).utf8).write(to: package)
+        for file in files { print((file.append ? localized("added to ") : localized("wrote ")) + file.path) }
+        print(localized("added to ") + "Package.swift")
+        print(
+            localized(
+                format:
+                    "Next: swift run workshop new exercise %1$@a --lesson %1$@ (its tutorial walks it), swift build, swift run workshop captures --update Lessons/%2$@ Lessons/ja/%2$@, then the TODOs (see .github/CONTRIBUTING.md).",
+                number, scaffold.textName))
+    }
 }
 
 /// `workshop new exercise 08a --lesson 08 --title "..." --title-ja "..."`.
@@ -51,8 +88,13 @@ struct NewExercise: ParsableCommand {
         let files = scaffold.files(root: workspace.root)
         try ExerciseScaffold.write(files, root: workspace.root)
         for file in files { print((file.append ? localized("added to ") : localized("wrote ")) + file.path) }
-        // The check tables of the READMEs, from the checks as declared.
-        if let exercise = ExerciseCatalog.load(root: workspace.root).exercises.first(where: { $0.id == id }) {
+        // The titles and the count wherever the texts say them, and the check tables of the
+        // READMEs from the checks as declared (what `workshop sync` writes).
+        let catalog = ExerciseCatalog.load(root: workspace.root).exercises
+        for change in CatalogTexts.changes(catalog, root: workspace.root) {
+            try Data(change.text.utf8).write(to: workspace.root.appendingPathComponent(change.path))
+        }
+        if let exercise = catalog.first(where: { $0.id == id }) {
             let sources = workspace.solutionSources(exercise)
             if case .success(let changes) = ExerciseSync().changes(exercise, root: workspace.root, solution: sources) {
                 for change in changes {

@@ -30,13 +30,17 @@ final class RunnerTests: XCTestCase {
 /// A learner's file in any state is a failed check, never a dead check: what the runner says
 /// of a file that does not compile, is missing, hangs or crashes, shown on the catalog's own
 /// exercises (their cases in `.meta/cases.json` say which break which way).
-final class RunnerStatesTests: XCTestCase {
+///
+/// What RunnerStatesTests and RunnerStatesSlowTests (the slow tier) share; no tests of its own.
+class RunnerStatesCase: XCTestCase {
     /// The first exercise of the catalog, and its one file as shipped.
     func first() throws -> (Exercise, String) {
         let exercise = try XCTUnwrap(ExerciseCatalog.exercises.first)
         return (exercise, try ExerciseFiles.text(exercise, .shipped))
     }
+}
 
+final class RunnerStatesTests: RunnerStatesCase {
     /// A brace too many at the end (what CI plants): the compiler's first error, at the
     /// learner's path and line, with the source line and a caret, and no absolute path.
     func testACompileErrorIsAFailedCheckWithTheCompilersFirstErrorRelativeToTheProject() throws {
@@ -62,13 +66,13 @@ final class RunnerStatesTests: XCTestCase {
         XCTAssertEqual(report.results.map(\.name), ["the exercise file is there"])
         XCTAssertTrue(report.results[0].got.contains("swift run workshop reset \(exercise.id)"), report.results[0].got)
     }
+}
 
+/// The slow tier (`swift test --filter SlowTests`).
+final class RunnerStatesSlowTests: RunnerStatesCase {
     /// A case that hangs on purpose, found in the catalog: stopped at its time limit, said in
     /// words in both languages, where it was (the function, or the file's first TODO), the rest not run.
     func testAHangIsStoppedAtTheTimeLimitAndSaysWhereItWas() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let found = ExerciseCatalog.exercises.lazy.compactMap { exercise in
             exercise.cases.first { $0.fails == [ExerciseRunner.finishCheck] && $0.timeout != nil }.map {
                 (exercise, $0)
@@ -93,9 +97,6 @@ final class RunnerStatesTests: XCTestCase {
     }
 
     func testTheSameFilesAreCompiledOnceAndAChangedFileAgain() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let (exercise, shipped) = try first()
         // A comment no other test uses, so the first check below compiles for sure.
         let text = shipped + "// \(UUID().uuidString)\n"

@@ -12,8 +12,10 @@ import XCTest
 /// is free; the no-thread variant sees the tap only between its blocking calls), nothing is
 /// shown after it, at most one request already on its way reaches the server after it, and
 /// nothing crashes. The cancel points are random, from a printed seed (`SAKUSAKU_SEED=N` reruns).
-final class Lesson01CancelTests: XCTestCase {
-    private var test: TestServer!
+///
+/// What Lesson01CancelTests and Lesson01CancelSlowTests (the slow tier) share; no tests of its own.
+class Lesson01CancelCase: XCTestCase {
+    var test: TestServer!
 
     override func setUpWithError() throws {
         test = try TestServer(latency: 0.05)
@@ -23,7 +25,7 @@ final class Lesson01CancelTests: XCTestCase {
         test.stop()
     }
 
-    private func run(_ variant: Variant, cancelAfter: Double) -> VariantRun<AccountDetails> {
+    func run(_ variant: Variant, cancelAfter: Double) -> VariantRun<AccountDetails> {
         var plan = AccountPlan(endpoint: test.endpoint)
         plan.itemCount = 6
         plan.slowItem = 1
@@ -36,21 +38,13 @@ final class Lesson01CancelTests: XCTestCase {
 
     /// Checks one cancelled run; the no-thread variant is not asked to stop within 1 s (its
     /// main thread is inside a blocking call when the tap comes), only to show and send nothing more.
-    private func problems(_ run: VariantRun<AccountDetails>, _ variant: Variant) -> [String] {
+    func problems(_ run: VariantRun<AccountDetails>, _ variant: Variant) -> [String] {
         // The items go two at a time (the default width): both may be on their way at the tap.
         run.cancelProblems(blocking: variant == .noThread, requestsAtOnce: 2)
     }
+}
 
-    /// Random cancel points across the whole run (0 to 1.2 s: before the login, mid-items,
-    /// during the slow item, near the end), a few per variant.
-    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let found = randomCancelProblems(
-            "lesson 01 random cancels", Variant.allCases, tries: 4, within: 0...1.2, run: { run($0, cancelAfter: $1) },
-            problems: problems)
-        XCTAssertEqual(found, [])
-    }
-
+final class Lesson01CancelTests: Lesson01CancelCase {
     /// A cancel the moment the first answers are in hand: the answer has left the server and
     /// is on its way to the main thread. It is dropped, not shown.
     func testACancelWhileTheAnswerIsInHandShowsNothing() {
@@ -76,6 +70,18 @@ final class Lesson01CancelTests: XCTestCase {
             XCTAssertEqual(after, before, "\(variant): a request with the token after the cancel")
         }
     }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson01CancelSlowTests: Lesson01CancelCase {
+    /// Random cancel points across the whole run (0 to 1.2 s: before the login, mid-items,
+    /// during the slow item, near the end), a few per variant.
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
+        let found = randomCancelProblems(
+            "lesson 01 random cancels", Variant.allCases, tries: 4, within: 0...1.2, run: { run($0, cancelAfter: $1) },
+            problems: problems)
+        XCTAssertEqual(found, [])
+    }
 
     /// Items 1 and 2 of the audit, in the slow tier: 500 threaded runs cancelled at a random
     /// point (Linux freed a cancelled ParseOperation under the fetch it depended on: SIGSEGV),
@@ -83,7 +89,6 @@ final class Lesson01CancelTests: XCTestCase {
     /// that had still to build its request: "Session invalidated", a trap). A crash ends the
     /// test process, so passing means none happened.
     func testManyRandomCancelsCrashNothing() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         test.server.knobs.latencySeconds = 0.01
         var random = SeededRandom.announced("lesson 01, 500 threaded cancels")
         let plan = { () -> AccountPlan in

@@ -8,9 +8,11 @@ import XCTest
 /// real main thread and its run loop (Swift Testing runs its tests on other threads, where
 /// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
 /// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-final class Lesson01PairTests: XCTestCase {
-    private var test: TestServer!
-    private var server: FixtureServer { test.server }
+///
+/// What Lesson01PairTests and Lesson01PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson01PairCase: XCTestCase {
+    var test: TestServer!
+    var server: FixtureServer { test.server }
 
     override func setUpWithError() throws {
         test = try TestServer(latency: 0.05)
@@ -20,7 +22,7 @@ final class Lesson01PairTests: XCTestCase {
         test.stop()
     }
 
-    private func run(
+    func run(
         _ variant: Variant, items: Int = 6, width: Int = 2, cancel: Bool = true,
         slow: Double = 1.0
     ) -> VariantRun<AccountDetails> {
@@ -34,6 +36,13 @@ final class Lesson01PairTests: XCTestCase {
         return MainActor.assumeIsolated { AccountRun.perform(variant, plan: plan, settings: settings) }
     }
 
+    /// The async run as free and as fast as the other (the lessons' one rule, `VariantComparison`).
+    static func asFreeAndAsFast(_ queued: VariantRun<AccountDetails>, _ tasks: VariantRun<AccountDetails>) -> Bool {
+        VariantComparison.isAsFreeAndAsFast(tasks, as: queued)
+    }
+}
+
+final class Lesson01PairTests: Lesson01PairCase {
     func testWithoutCancelTheThreeVariantsShowTheSameRows() {
         let plain = run(.noThread, cancel: false)
         let queued = run(.threaded, cancel: false)
@@ -107,29 +116,6 @@ final class Lesson01PairTests: XCTestCase {
         XCTAssertLessThan(
             queued.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
         XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
-    }
-
-    func testAsyncKeepsTheMainThreadAsFreeAsTheQueueAndTakesAsLong() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        server.knobs.latencySeconds = 0.15
-        let plain = run(.noThread, items: 8, cancel: false)
-        // A moment of another process holding the main thread's core is not the code: retry.
-        let (queued, tasks) = firstPassing(passes: Self.asFreeAndAsFast) {
-            (run(.threaded, items: 8, cancel: false), run(.async, items: 8, cancel: false))
-        }
-        XCTAssertLessThanOrEqual(
-            tasks.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: queued.screen.maxStallSeconds),
-            "async stall \(tasks.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
-        XCTAssertLessThan(tasks.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
-        XCTAssertLessThanOrEqual(
-            tasks.time(.totalSeconds), VariantComparison.totalAllowed(against: queued.time(.totalSeconds)),
-            "async total \(tasks.time(.totalSeconds)) s vs threaded \(queued.time(.totalSeconds)) s")
-        XCTAssertEqual(tasks.maxConcurrent, 2, "the task group's width, like the queue's")
-    }
-
-    /// The async run as free and as fast as the other (the lessons' one rule, `VariantComparison`).
-    static func asFreeAndAsFast(_ queued: VariantRun<AccountDetails>, _ tasks: VariantRun<AccountDetails>) -> Bool {
-        VariantComparison.isAsFreeAndAsFast(tasks, as: queued)
     }
 
     func testTheQueueOverlapsRequestsUpToItsWidth() {
@@ -207,6 +193,26 @@ final class Lesson01PairTests: XCTestCase {
     }
 }
 
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson01PairSlowTests: Lesson01PairCase {
+    func testAsyncKeepsTheMainThreadAsFreeAsTheQueueAndTakesAsLong() throws {
+        server.knobs.latencySeconds = 0.15
+        let plain = run(.noThread, items: 8, cancel: false)
+        // A moment of another process holding the main thread's core is not the code: retry.
+        let (queued, tasks) = firstPassing(passes: Self.asFreeAndAsFast) {
+            (run(.threaded, items: 8, cancel: false), run(.async, items: 8, cancel: false))
+        }
+        XCTAssertLessThanOrEqual(
+            tasks.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: queued.screen.maxStallSeconds),
+            "async stall \(tasks.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
+        XCTAssertLessThan(tasks.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
+        XCTAssertLessThanOrEqual(
+            tasks.time(.totalSeconds), VariantComparison.totalAllowed(against: queued.time(.totalSeconds)),
+            "async total \(tasks.time(.totalSeconds)) s vs threaded \(queued.time(.totalSeconds)) s")
+        XCTAssertEqual(tasks.maxConcurrent, 2, "the task group's width, like the queue's")
+    }
+}
+
 /// Set by the async run's task when it has ended (main actor only: no lock needed).
 @MainActor
 final class EndFlag {
@@ -223,9 +229,8 @@ extension VariantRun<AccountDetails> {
     func time(_ name: MetricName) -> Double { seconds(name) ?? -1 }
 }
 
-extension Lesson01PairTests {
+extension Lesson01PairSlowTests {
     func testAStalledItemEndsTheRunInBoundedTimeAndNothingIsSentAfterIt() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         test.stop()
         test = try TestServer(latency: 0.05, timeout: 1)
         server.setFault(.stall, forPathPrefix: "/api/items/2")

@@ -33,11 +33,13 @@ final class Lesson02CLITests: XCTestCase {
             XCTAssertTrue(outcome.stderr.contains("not well-formed XML (line"), "\(variant): \(outcome.stderr)")
         }
     }
+}
 
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson02CLISlowTests: XCTestCase {
     /// Items shown before the feed broke off are never the whole feed (every fault: the
     /// contract suite checks each one's cause).
     func testAFeedThatBreaksOffIsNeverShownWhole() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         for fault in ["500", "drop", "malformed", "corrupt-gzip", "truncated-gzip"] {
             let outcome = try LessonBinary("lesson02").run([
                 "--fault", fault, "--no-compare", "--items", "40", "--json",

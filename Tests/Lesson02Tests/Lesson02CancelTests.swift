@@ -8,8 +8,10 @@ import XCTest
 /// no item reaches the table after the tap, and a server that redirects to itself fails the
 /// run with one clear line instead of trapping. Cancel points are random, from a printed
 /// seed (`SAKUSAKU_SEED=N` reruns).
-final class Lesson02CancelTests: XCTestCase {
-    private var test: TestServer!
+///
+/// What Lesson02CancelTests and Lesson02CancelSlowTests (the slow tier) share; no tests of its own.
+class Lesson02CancelCase: XCTestCase {
+    var test: TestServer!
 
     override func setUpWithError() throws {
         // About 40 KB at 40 KB/s: a second of chunks to cancel in the middle of.
@@ -20,11 +22,11 @@ final class Lesson02CancelTests: XCTestCase {
         test.stop()
     }
 
-    private let kinds: [FeedRun.Kind] = [
+    let kinds: [FeedRun.Kind] = [
         .noThread, .threaded(.keepAlive, .streaming), .threaded(.keepAlive, .afterDownload), .async,
     ]
 
-    private func run(_ kind: FeedRun.Kind, cancelAfter: Double?) -> VariantRun<FeedDetails> {
+    func run(_ kind: FeedRun.Kind, cancelAfter: Double?) -> VariantRun<FeedDetails> {
         let endpoint = test.endpoint
         return MainActor.assumeIsolated {
             FeedRun.perform(kind, endpoint: endpoint, items: 120, timeout: 30, cancelAfter: cancelAfter)
@@ -33,17 +35,12 @@ final class Lesson02CancelTests: XCTestCase {
 
     /// The no-thread variant's main thread is inside its blocking download when the tap comes:
     /// it is not asked to stop within 1 s, only to show and send nothing after it.
-    private func problems(_ run: VariantRun<FeedDetails>, _ kind: FeedRun.Kind) -> [String] {
+    func problems(_ run: VariantRun<FeedDetails>, _ kind: FeedRun.Kind) -> [String] {
         run.cancelProblems(blocking: kind == .noThread)
     }
+}
 
-    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let found = randomCancelProblems(
-            "lesson 02 random cancels", kinds, within: 0...1.3, run: { run($0, cancelAfter: $1) }, problems: problems)
-        XCTAssertEqual(found, [])
-    }
-
+final class Lesson02CancelTests: Lesson02CancelCase {
     /// Mid-download, with items parsed and on their way to main: the table stops where it was.
     func testACancelMidDownloadStopsTheTableWhereItWas() {
         for kind in kinds where kind != .noThread {
@@ -54,12 +51,20 @@ final class Lesson02CancelTests: XCTestCase {
             XCTAssertLessThan(run.count(.itemsShown) ?? 0, 120, "\(kind.name): the whole feed after a cancel")
         }
     }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson02CancelSlowTests: Lesson02CancelCase {
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
+        let found = randomCancelProblems(
+            "lesson 02 random cancels", kinds, within: 0...1.3, run: { run($0, cancelAfter: $1) }, problems: problems)
+        XCTAssertEqual(found, [])
+    }
 
     /// Item 9 of the audit, for lesson 02's own delegate sessions: a server that redirects to
     /// itself fails the run with "too many redirects", and a cancel while a redirect is being
     /// decided does not trap (a trap ends the test process).
     func testARedirectLoopFailsInWordsAndCancelsSafely() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         test.server.knobs.fault = .redirectLoop
         test.server.knobs.latencySeconds = 0
         for kind in [FeedRun.Kind.threaded(.keepAlive, .streaming), .async] {

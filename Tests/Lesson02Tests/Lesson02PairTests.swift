@@ -9,10 +9,12 @@ import XCTest
 /// its tests on other threads, where RunLoop.main's timers never fire); every run is bounded
 /// by a timeout. XCTest runs each test on the main thread, so a test may step onto the main
 /// actor with `assumeIsolated`.
-final class Lesson02PairTests: XCTestCase {
-    private var test: TestServer!
-    private var server: FixtureServer { test.server }
-    private var endpoint: FixtureEndpoint { test.endpoint }
+///
+/// What Lesson02PairTests and Lesson02PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson02PairCase: XCTestCase {
+    var test: TestServer!
+    var server: FixtureServer { test.server }
+    var endpoint: FixtureEndpoint { test.endpoint }
 
     override func setUpWithError() throws {
         // About 50 KB at 50 KB/s: each download takes about a second, chunk by chunk.
@@ -23,7 +25,7 @@ final class Lesson02PairTests: XCTestCase {
         test.stop()
     }
 
-    private func run(_ kind: FeedRun.Kind, items: Int = FeedAPI.defaultItems, requestTimeout: Double = 15)
+    func run(_ kind: FeedRun.Kind, items: Int = FeedAPI.defaultItems, requestTimeout: Double = 15)
         -> VariantRun<FeedDetails>
     {
         let bounded = FixtureEndpoint(
@@ -31,8 +33,15 @@ final class Lesson02PairTests: XCTestCase {
         return MainActor.assumeIsolated { FeedRun.perform(kind, endpoint: bounded, items: items, timeout: 30) }
     }
 
-    private let threaded = FeedRun.Kind.threaded(.keepAlive, .streaming)
+    let threaded = FeedRun.Kind.threaded(.keepAlive, .streaming)
 
+    /// The async run as free and as fast as the other (the lessons' one rule, `VariantComparison`).
+    static func asFreeAndAsFast(_ streamed: VariantRun<FeedDetails>, _ awaited: VariantRun<FeedDetails>) -> Bool {
+        VariantComparison.isAsFreeAndAsFast(awaited, as: streamed)
+    }
+}
+
+final class Lesson02PairTests: Lesson02PairCase {
     func testTheThreeVariantsShowTheSameItems() {
         let plain = run(.noThread)
         let streamed = run(threaded)
@@ -44,51 +53,6 @@ final class Lesson02PairTests: XCTestCase {
         XCTAssertEqual(plain.items, expected)
         XCTAssertEqual(streamed.items, expected, "same items, same order")
         XCTAssertEqual(awaited.items, expected, "same items, same order")
-    }
-
-    /// The async run as free and as fast as the other (the lessons' one rule, `VariantComparison`).
-    static func asFreeAndAsFast(_ streamed: VariantRun<FeedDetails>, _ awaited: VariantRun<FeedDetails>) -> Bool {
-        VariantComparison.isAsFreeAndAsFast(awaited, as: streamed)
-    }
-
-    func testAsyncKeepsTheMainThreadAsFreeAsTheRunLoopThreadWithoutAThread() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let plain = run(.noThread)
-        let (streamed, awaited) = firstPassing(passes: Self.asFreeAndAsFast) { (run(threaded), run(.async)) }
-        XCTAssertLessThanOrEqual(
-            awaited.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: streamed.screen.maxStallSeconds),
-            "stall: async \(awaited.screen.maxStallSeconds) s, threaded \(streamed.screen.maxStallSeconds) s")
-        XCTAssertLessThan(awaited.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
-        let awaitedTotal = try XCTUnwrap(awaited.seconds(.totalSeconds))
-        let streamedTotal = try XCTUnwrap(streamed.seconds(.totalSeconds))
-        XCTAssertLessThanOrEqual(
-            awaitedTotal, VariantComparison.totalAllowed(against: streamedTotal), "total: async vs threaded")
-        // Items go on the Screen as they are parsed, long before the last byte.
-        let firstItem = try XCTUnwrap(awaited.firstItemSeconds)
-        XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(awaited.downloadSeconds)))
-        XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(plain.firstItemSeconds)))
-        XCTAssertGreaterThan(awaited.metric(.itemsBeforeDownloadEnded) ?? 0, FeedAPI.defaultItems / 2)
-        // Every event was taken in on the main actor, i.e. on the real main thread.
-        let probe = try XCTUnwrap(awaited.probe)
-        XCTAssertGreaterThan(probe.chunks, 5)
-        XCTAssertEqual(probe.callbacks, probe.chunks + 2)
-        XCTAssertEqual(probe.callbacksOffThread, 0)
-        XCTAssertEqual(
-            probe.bytes, FeedAPI.feed(items: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString).utf8.count)
-    }
-
-    func testAsyncCostsNoMoreCPUWhileWaitingThanTheSleepingLoop() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        // As for the loops below: a spinning thread's share of CPU depends on the machine's load.
-        let (spinning, awaited) = firstPassing(
-            passes: { spinning, awaited in
-                (awaited.threadStats?.cpuSeconds ?? 1) < 0.05 * (spinning.threadStats?.cpuSeconds ?? 0)
-            }, { (run(.threaded(.noSource, .streaming)), run(.async)) })
-        let spent = try XCTUnwrap(awaited.threadStats).cpuSeconds
-        let spun = try XCTUnwrap(spinning.threadStats).cpuSeconds
-        XCTAssertLessThan(spent, 0.05 * spun, "async \(spent) s of CPU, the spinning loop \(spun) s")
-        // One trip round the `for await` loop per event: the task resumes only when there is work.
-        XCTAssertEqual(try XCTUnwrap(awaited.threadStats).loopIterations, try XCTUnwrap(awaited.probe).callbacks)
     }
 
     func testThreadedShowsTheFirstItemEarlyAndKeepsTheMainThreadFree() throws {
@@ -104,22 +68,6 @@ final class Lesson02PairTests: XCTestCase {
             "stall: threaded \(streamed.screen.maxStallSeconds) s, no-thread \(plain.screen.maxStallSeconds) s")
         // No thread: nothing at all could be drawn before the end.
         XCTAssertGreaterThanOrEqual(plain.screen.maxStallSeconds, 0.8 * plainFirst)
-    }
-
-    func testEveryFetchCallbackRunsOnTheNetworkThread() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        for kind in [threaded, .threaded(.keepAlive, .afterDownload), .threaded(.pastDeadline, .streaming)] {
-            let result = run(kind)
-            XCTAssertNil(result.failure, kind.name)
-            let probe = try XCTUnwrap(result.probe)
-            // One response, many chunks, one completion.
-            XCTAssertGreaterThan(probe.chunks, 5, "\(kind.name): the body should come in many chunks")
-            XCTAssertEqual(probe.callbacks, probe.chunks + 2, kind.name)
-            XCTAssertEqual(probe.callbacksOffThread, 0, "\(kind.name): a callback ran off the network thread")
-            XCTAssertEqual(
-                probe.bytes,
-                FeedAPI.feed(items: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString).utf8.count)
-        }
     }
 
     func testTheKeepAliveLoopSleepsWhileTheOthersSpin() throws {
@@ -189,18 +137,6 @@ final class Lesson02PairTests: XCTestCase {
         }
     }
 
-    func testAStalledServerIsGivenUpWithinTwiceTheTimeoutEveryWay() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        server.setFault(.stall, forPathPrefix: "/feed.xml")
-        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.noSource, .streaming), .async] {
-            let clock = Stopwatch()
-            let failed = run(kind, items: 40, requestTimeout: 1)
-            XCTAssertNotNil(failed.failure, kind.name)
-            XCTAssertLessThan(
-                clock.elapsed, 2 * 1 + 5, "\(kind.name): a 1 s timeout, and the run took \(clock.elapsed) s")
-        }
-    }
-
     func testHTTPErrorsAndDroppedConnectionsAreReportedNotHung() {
         for (fault, words) in [(Fault.status(500), "HTTP 500"), (.drop, "reset")] {
             server.setFault(fault, forPathPrefix: "/feed.xml")
@@ -216,9 +152,75 @@ final class Lesson02PairTests: XCTestCase {
     }
 }
 
-extension Lesson02PairTests {
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson02PairSlowTests: Lesson02PairCase {
+    func testAsyncKeepsTheMainThreadAsFreeAsTheRunLoopThreadWithoutAThread() throws {
+        let plain = run(.noThread)
+        let (streamed, awaited) = firstPassing(passes: Self.asFreeAndAsFast) { (run(threaded), run(.async)) }
+        XCTAssertLessThanOrEqual(
+            awaited.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: streamed.screen.maxStallSeconds),
+            "stall: async \(awaited.screen.maxStallSeconds) s, threaded \(streamed.screen.maxStallSeconds) s")
+        XCTAssertLessThan(awaited.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds)
+        let awaitedTotal = try XCTUnwrap(awaited.seconds(.totalSeconds))
+        let streamedTotal = try XCTUnwrap(streamed.seconds(.totalSeconds))
+        XCTAssertLessThanOrEqual(
+            awaitedTotal, VariantComparison.totalAllowed(against: streamedTotal), "total: async vs threaded")
+        // Items go on the Screen as they are parsed, long before the last byte.
+        let firstItem = try XCTUnwrap(awaited.firstItemSeconds)
+        XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(awaited.downloadSeconds)))
+        XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(plain.firstItemSeconds)))
+        XCTAssertGreaterThan(awaited.metric(.itemsBeforeDownloadEnded) ?? 0, FeedAPI.defaultItems / 2)
+        // Every event was taken in on the main actor, i.e. on the real main thread.
+        let probe = try XCTUnwrap(awaited.probe)
+        XCTAssertGreaterThan(probe.chunks, 5)
+        XCTAssertEqual(probe.callbacks, probe.chunks + 2)
+        XCTAssertEqual(probe.callbacksOffThread, 0)
+        XCTAssertEqual(
+            probe.bytes, FeedAPI.feed(items: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString).utf8.count)
+    }
+
+    func testAsyncCostsNoMoreCPUWhileWaitingThanTheSleepingLoop() throws {
+        // As for the loops below: a spinning thread's share of CPU depends on the machine's load.
+        let (spinning, awaited) = firstPassing(
+            passes: { spinning, awaited in
+                (awaited.threadStats?.cpuSeconds ?? 1) < 0.05 * (spinning.threadStats?.cpuSeconds ?? 0)
+            }, { (run(.threaded(.noSource, .streaming)), run(.async)) })
+        let spent = try XCTUnwrap(awaited.threadStats).cpuSeconds
+        let spun = try XCTUnwrap(spinning.threadStats).cpuSeconds
+        XCTAssertLessThan(spent, 0.05 * spun, "async \(spent) s of CPU, the spinning loop \(spun) s")
+        // One trip round the `for await` loop per event: the task resumes only when there is work.
+        XCTAssertEqual(try XCTUnwrap(awaited.threadStats).loopIterations, try XCTUnwrap(awaited.probe).callbacks)
+    }
+
+    func testEveryFetchCallbackRunsOnTheNetworkThread() throws {
+        for kind in [threaded, .threaded(.keepAlive, .afterDownload), .threaded(.pastDeadline, .streaming)] {
+            let result = run(kind)
+            XCTAssertNil(result.failure, kind.name)
+            let probe = try XCTUnwrap(result.probe)
+            // One response, many chunks, one completion.
+            XCTAssertGreaterThan(probe.chunks, 5, "\(kind.name): the body should come in many chunks")
+            XCTAssertEqual(probe.callbacks, probe.chunks + 2, kind.name)
+            XCTAssertEqual(probe.callbacksOffThread, 0, "\(kind.name): a callback ran off the network thread")
+            XCTAssertEqual(
+                probe.bytes,
+                FeedAPI.feed(items: FeedAPI.defaultItems, baseURL: endpoint.baseURL.absoluteString).utf8.count)
+        }
+    }
+
+    func testAStalledServerIsGivenUpWithinTwiceTheTimeoutEveryWay() throws {
+        server.setFault(.stall, forPathPrefix: "/feed.xml")
+        for kind in [FeedRun.Kind.noThread, threaded, .threaded(.noSource, .streaming), .async] {
+            let clock = Stopwatch()
+            let failed = run(kind, items: 40, requestTimeout: 1)
+            XCTAssertNotNil(failed.failure, kind.name)
+            XCTAssertLessThan(
+                clock.elapsed, 2 * 1 + 5, "\(kind.name): a 1 s timeout, and the run took \(clock.elapsed) s")
+        }
+    }
+}
+
+extension Lesson02PairSlowTests {
     func testAStalledServerEndsInATimeoutNotAHang() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         server.setFault(.stall, forPathPrefix: "/feed.xml")
         for kind in [FeedRun.Kind.noThread, threaded, .async] {
             let failed = run(kind, items: 40, requestTimeout: 1)

@@ -13,18 +13,6 @@ final class Lesson03CLITests: XCTestCase {
         XCTAssertEqual(document.counts(.requestsServed), [5, 5, 5])
     }
 
-    func testScrollingWithAndWithoutTheCache() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        // 12 rows, 4 on the screen, down a screenful and back: the cache saves the 4 rows that come back.
-        let arguments = ["--rows", "12", "--visible-rows", "4", "--scroll", "down 4, up 4", "--latency", "0"]
-        let cached = try LessonBinary("lesson03").report(arguments)
-        let uncached = try LessonBinary("lesson03").report(arguments + ["--no-cache"])
-        XCTAssertEqual(cached.counts(.iconRequests), [8, 8, 8])
-        XCTAssertEqual(cached.counts(.iconCacheHits), [4, 4, 4])
-        XCTAssertEqual(uncached.counts(.iconRequests), [12, 12, 12])
-        XCTAssertEqual(uncached.counts(.requestsServed), [13, 13, 13])
-    }
-
     func testWithAnotherServerTheBannerDoesNotClaimOurDefaults() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -34,5 +22,19 @@ final class Lesson03CLITests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stdout.contains("that server's own latency and bandwidth"), outcome.stdout)
         XCTAssertFalse(outcome.stdout.contains("0.15 s"), outcome.stdout)
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson03CLISlowTests: XCTestCase {
+    func testScrollingWithAndWithoutTheCache() throws {
+        // 12 rows, 4 on the screen, down a screenful and back: the cache saves the 4 rows that come back.
+        let arguments = ["--rows", "12", "--visible-rows", "4", "--scroll", "down 4, up 4", "--latency", "0"]
+        let cached = try LessonBinary("lesson03").report(arguments)
+        let uncached = try LessonBinary("lesson03").report(arguments + ["--no-cache"])
+        XCTAssertEqual(cached.counts(.iconRequests), [8, 8, 8])
+        XCTAssertEqual(cached.counts(.iconCacheHits), [4, 4, 4])
+        XCTAssertEqual(uncached.counts(.iconRequests), [12, 12, 12])
+        XCTAssertEqual(uncached.counts(.requestsServed), [13, 13, 13])
     }
 }

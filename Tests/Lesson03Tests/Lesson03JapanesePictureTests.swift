@@ -6,7 +6,9 @@ import XCTest
 /// `--svg` and `--html` from a Japanese run: the picture's and the page's words are Japanese
 /// (lane, variant and metric names stay as printed: they are identifiers), and both say so in
 /// their `lang` attribute. An English run draws them as before.
-final class Lesson03JapanesePictureTests: XCTestCase {
+///
+/// What Lesson03JapanesePictureTests and Lesson03JapanesePictureSlowTests (the slow tier) share; no tests of its own.
+class Lesson03JapanesePictureCase: XCTestCase {
     let short = ["--rows", "4", "--latency", "0.02", "--control-seconds", "0.1"]
 
     /// Runs lesson03 with `--svg` and `--html` into a scratch folder; returns stdout, the SVG and the page.
@@ -36,16 +38,6 @@ final class Lesson03JapanesePictureTests: XCTestCase {
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    func testAJapaneseRunDrawsAJapanesePictureAndPage() throws {
-        try assertJapanesePictures(["--lang", "ja"], locale: [:])
-    }
-
-    /// The locale way: the slow tier (lesson 03's text run asks for it in the quick suite).
-    func testAJapaneseLocaleDrawsAJapanesePictureAndPage() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        try assertJapanesePictures([], locale: ["LANG": "ja_JP.UTF-8"])
-    }
-
     func assertJapanesePictures(_ arguments: [String], locale: [String: String]) throws {
         let (_, svg, html) = try pictures(arguments, locale: locale)
         XCTAssertNil(xmlParseError(svg), "\(locale): the Japanese SVG is not well-formed XML")
@@ -66,17 +58,11 @@ final class Lesson03JapanesePictureTests: XCTestCase {
         XCTAssertEqual(EnglishSentences.lines(in: words(svg)), [], "\(locale): the picture")
         XCTAssertEqual(EnglishSentences.lines(in: words(html)), [], "\(locale): the page")
     }
+}
 
-    func testACancelledJapaneseRunSaysItsCancelInJapanese() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // a third run with pictures: the slow tier
-        let (stdout, svg, html) = try pictures(["--lang", "ja", "--cancel-after", "0.05"])
-        for output in [stdout, svg, html] {
-            XCTAssertTrue(output.contains("キャンセル: no-thread は"), output)
-        }
-        XCTAssertTrue(stdout.contains("秒でキャンセル、"), stdout)
-        XCTAssertEqual(EnglishSentences.lines(in: stdout), [])
-        XCTAssertEqual(EnglishSentences.lines(in: words(svg)), [])
-        XCTAssertEqual(EnglishSentences.lines(in: words(html)), [])
+final class Lesson03JapanesePictureTests: Lesson03JapanesePictureCase {
+    func testAJapaneseRunDrawsAJapanesePictureAndPage() throws {
+        try assertJapanesePictures(["--lang", "ja"], locale: [:])
     }
 
     func testAnEnglishRunDrawsAsBefore() throws {
@@ -91,5 +77,25 @@ final class Lesson03JapanesePictureTests: XCTestCase {
         }
         XCTAssertTrue(html.contains("<th>metric</th>"))
         XCTAssertFalse((svg + html).contains("秒"), "no Japanese in an English run")
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson03JapanesePictureSlowTests: Lesson03JapanesePictureCase {
+    /// The locale way: the slow tier (lesson 03's text run asks for it in the quick suite).
+    func testAJapaneseLocaleDrawsAJapanesePictureAndPage() throws {
+        try assertJapanesePictures([], locale: ["LANG": "ja_JP.UTF-8"])
+    }
+
+    func testACancelledJapaneseRunSaysItsCancelInJapanese() throws {
+        // A third run with pictures: the slow tier.
+        let (stdout, svg, html) = try pictures(["--lang", "ja", "--cancel-after", "0.05"])
+        for output in [stdout, svg, html] {
+            XCTAssertTrue(output.contains("キャンセル: no-thread は"), output)
+        }
+        XCTAssertTrue(stdout.contains("秒でキャンセル、"), stdout)
+        XCTAssertEqual(EnglishSentences.lines(in: stdout), [])
+        XCTAssertEqual(EnglishSentences.lines(in: words(svg)), [])
+        XCTAssertEqual(EnglishSentences.lines(in: words(html)), [])
     }
 }

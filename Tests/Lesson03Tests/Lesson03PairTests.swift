@@ -9,9 +9,11 @@ import XCTest
 /// real main thread and its run loop (Swift Testing runs its tests on other threads, where
 /// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
 /// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-final class Lesson03PairTests: XCTestCase {
-    private var server: TestServer!
-    private let variants: [Variant] = [.noThread, .threaded, .async]
+///
+/// What Lesson03PairTests and Lesson03PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson03PairCase: XCTestCase {
+    var server: TestServer!
+    let variants: [Variant] = [.noThread, .threaded, .async]
 
     override func setUpWithError() throws {
         server = try TestServer(latency: 0.05)
@@ -21,7 +23,7 @@ final class Lesson03PairTests: XCTestCase {
         server.stop()
     }
 
-    private func run(
+    func run(
         _ variant: Variant, rows: Int = 10, imageWidth: Int = 1, visibleRows: Int? = nil, scroll: [Int] = [],
         cache: Bool = true, prepare: @escaping @MainActor @Sendable (TimelineController) -> Void = { _ in }
     ) -> VariantRun<TimelineDetails> {
@@ -37,7 +39,9 @@ final class Lesson03PairTests: XCTestCase {
             TimelineRun.perform(variant, endpoint: endpoint, settings: settings, prepare: prepare)
         }
     }
+}
 
+final class Lesson03PairTests: Lesson03PairCase {
     func testEveryVariantEndsWithTheSameTable() throws {
         let runs = variants.map { run($0) }
         for run in runs { XCTAssertNil(run.failure, run.name) }
@@ -76,52 +80,6 @@ final class Lesson03PairTests: XCTestCase {
         XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
     }
 
-    /// Within 2x of the queues' worst freeze (with a 50 ms floor, so that two near-zero
-    /// figures cannot flake), far below the no-thread one, and no slower overall.
-    func testAsyncKeepsTheMainThreadAsFreeAsTheQueuesInTheSameTime() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let plain = run(.noThread, rows: 20)
-        typealias Pair = (queued: VariantRun<TimelineDetails>, awaited: VariantRun<TimelineDetails>)
-        func stallAllowed(_ pair: Pair) -> Double {
-            VariantComparison.freezeAllowed(against: pair.queued.screen.maxStallSeconds)
-        }
-        func totalAllowed(_ pair: Pair) -> Double {
-            VariantComparison.totalAllowed(against: (pair.queued.seconds(.totalSeconds) ?? 0))
-        }
-        let passes = { (pair: Pair) in
-            pair.awaited.screen.maxStallSeconds <= stallAllowed(pair)
-                && (pair.awaited.seconds(.totalSeconds) ?? .infinity) <= totalAllowed(pair)
-        }
-        let pair = firstPassing(passes: passes) { (queued: run(.threaded, rows: 20), awaited: run(.async, rows: 20)) }
-        let stall = pair.awaited.screen.maxStallSeconds
-        XCTAssertLessThanOrEqual(
-            stall, stallAllowed(pair), "async stall \(stall) s vs threaded \(pair.queued.screen.maxStallSeconds) s")
-        XCTAssertLessThan(
-            stall, 0.25 * plain.screen.maxStallSeconds, "no-thread stall \(plain.screen.maxStallSeconds) s")
-        let total = try XCTUnwrap(pair.awaited.seconds(.totalSeconds))
-        XCTAssertLessThanOrEqual(
-            total, totalAllowed(pair),
-            "async total \(total) s vs threaded \(pair.queued.seconds(.totalSeconds) ?? 0) s")
-        XCTAssertLessThan(
-            pair.awaited.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
-    }
-
-    func testFourImageQueuesOrAGroupOfFourHalveTheIconsPhase() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        // A longer link (150 ms) so that waiting, not CPU, dominates the icons phase.
-        server.server.knobs.latencySeconds = 0.15
-        for variant in [Variant.threaded, .async] {
-            let serial = run(variant, rows: 12, imageWidth: 1)
-            let wide = run(variant, rows: 12, imageWidth: 4)
-            let serialPhase = try XCTUnwrap(serial.details.iconsPhaseSeconds)
-            let widePhase = try XCTUnwrap(wide.details.iconsPhaseSeconds)
-            XCTAssertLessThan(
-                widePhase, 0.5 * serialPhase, "\(variant) icons phase: width 4 \(widePhase) s, width 1 \(serialPhase) s"
-            )
-            XCTAssertEqual(serial.details.rows, wide.details.rows)
-        }
-    }
-
     func testIconsStayOnTheirRowsWhenRowsAreRedrawnInFlight() {
         for variant in [Variant.threaded, .async] {
             // Right after the rows appear (and before any icon can arrive), reload the table
@@ -154,26 +112,6 @@ final class Lesson03PairTests: XCTestCase {
                 XCTAssertEqual(
                     row.icon, index < 16 ? FixtureAPI.icon(for: row.detail) : nil, "\(variant): row \(index + 1)")
             }
-        }
-    }
-
-    func testWithTheCacheScrollingBackFetchesNothing() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        // Down a screenful and back up: the rows that come back were fetched a moment ago.
-        for variant in variants {
-            let down = run(variant, rows: 12, visibleRows: 4, scroll: [4])
-            let cached = run(variant, rows: 12, visibleRows: 4, scroll: [4, -4])
-            let uncached = run(variant, rows: 12, visibleRows: 4, scroll: [4, -4], cache: false)
-            for run in [down, cached, uncached] { XCTAssertNil(run.failure, "\(variant)") }
-            // Scrolling back up made no request at all with the cache...
-            XCTAssertEqual(cached.count(.requestsServed), down.count(.requestsServed), "\(variant)")
-            XCTAssertEqual(cached.count(.iconCacheHits), 4, "\(variant)")
-            // ...and a screenful of them without it: with/without is 8/12 icon requests.
-            let with = Double(cached.count(.iconRequests) ?? 0)
-            let without = Double(uncached.count(.iconRequests) ?? 0)
-            XCTAssertEqual(with / without, 8.0 / 12.0, accuracy: 0.001, "\(variant): \(with) vs \(without)")
-            XCTAssertEqual(uncached.count(.iconCacheHits), 0, "\(variant)")
-            XCTAssertEqual(cached.details.rows, uncached.details.rows, "\(variant): the same icons either way")
         }
     }
 
@@ -226,6 +164,72 @@ final class Lesson03PairTests: XCTestCase {
             XCTAssertLessThan(
                 span.end - cancelledAt, 0.25 * latency,
                 "\(span.name) ended \(span.end - cancelledAt) s after the cancel")
+        }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson03PairSlowTests: Lesson03PairCase {
+    /// Within 2x of the queues' worst freeze (with a 50 ms floor, so that two near-zero
+    /// figures cannot flake), far below the no-thread one, and no slower overall.
+    func testAsyncKeepsTheMainThreadAsFreeAsTheQueuesInTheSameTime() throws {
+        let plain = run(.noThread, rows: 20)
+        typealias Pair = (queued: VariantRun<TimelineDetails>, awaited: VariantRun<TimelineDetails>)
+        func stallAllowed(_ pair: Pair) -> Double {
+            VariantComparison.freezeAllowed(against: pair.queued.screen.maxStallSeconds)
+        }
+        func totalAllowed(_ pair: Pair) -> Double {
+            VariantComparison.totalAllowed(against: (pair.queued.seconds(.totalSeconds) ?? 0))
+        }
+        let passes = { (pair: Pair) in
+            pair.awaited.screen.maxStallSeconds <= stallAllowed(pair)
+                && (pair.awaited.seconds(.totalSeconds) ?? .infinity) <= totalAllowed(pair)
+        }
+        let pair = firstPassing(passes: passes) { (queued: run(.threaded, rows: 20), awaited: run(.async, rows: 20)) }
+        let stall = pair.awaited.screen.maxStallSeconds
+        XCTAssertLessThanOrEqual(
+            stall, stallAllowed(pair), "async stall \(stall) s vs threaded \(pair.queued.screen.maxStallSeconds) s")
+        XCTAssertLessThan(
+            stall, 0.25 * plain.screen.maxStallSeconds, "no-thread stall \(plain.screen.maxStallSeconds) s")
+        let total = try XCTUnwrap(pair.awaited.seconds(.totalSeconds))
+        XCTAssertLessThanOrEqual(
+            total, totalAllowed(pair),
+            "async total \(total) s vs threaded \(pair.queued.seconds(.totalSeconds) ?? 0) s")
+        XCTAssertLessThan(
+            pair.awaited.screen.firstContentSeconds ?? .infinity, 0.25 * (plain.screen.firstContentSeconds ?? 0))
+    }
+
+    func testFourImageQueuesOrAGroupOfFourHalveTheIconsPhase() throws {
+        // A longer link (150 ms) so that waiting, not CPU, dominates the icons phase.
+        server.server.knobs.latencySeconds = 0.15
+        for variant in [Variant.threaded, .async] {
+            let serial = run(variant, rows: 12, imageWidth: 1)
+            let wide = run(variant, rows: 12, imageWidth: 4)
+            let serialPhase = try XCTUnwrap(serial.details.iconsPhaseSeconds)
+            let widePhase = try XCTUnwrap(wide.details.iconsPhaseSeconds)
+            XCTAssertLessThan(
+                widePhase, 0.5 * serialPhase, "\(variant) icons phase: width 4 \(widePhase) s, width 1 \(serialPhase) s"
+            )
+            XCTAssertEqual(serial.details.rows, wide.details.rows)
+        }
+    }
+
+    func testWithTheCacheScrollingBackFetchesNothing() throws {
+        // Down a screenful and back up: the rows that come back were fetched a moment ago.
+        for variant in variants {
+            let down = run(variant, rows: 12, visibleRows: 4, scroll: [4])
+            let cached = run(variant, rows: 12, visibleRows: 4, scroll: [4, -4])
+            let uncached = run(variant, rows: 12, visibleRows: 4, scroll: [4, -4], cache: false)
+            for run in [down, cached, uncached] { XCTAssertNil(run.failure, "\(variant)") }
+            // Scrolling back up made no request at all with the cache...
+            XCTAssertEqual(cached.count(.requestsServed), down.count(.requestsServed), "\(variant)")
+            XCTAssertEqual(cached.count(.iconCacheHits), 4, "\(variant)")
+            // ...and a screenful of them without it: with/without is 8/12 icon requests.
+            let with = Double(cached.count(.iconRequests) ?? 0)
+            let without = Double(uncached.count(.iconRequests) ?? 0)
+            XCTAssertEqual(with / without, 8.0 / 12.0, accuracy: 0.001, "\(variant): \(with) vs \(without)")
+            XCTAssertEqual(uncached.count(.iconCacheHits), 0, "\(variant)")
+            XCTAssertEqual(cached.details.rows, uncached.details.rows, "\(variant): the same icons either way")
         }
     }
 }

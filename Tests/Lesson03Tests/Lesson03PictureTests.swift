@@ -5,9 +5,8 @@ import XCTest
 
 /// The timeline picture of a real run, checked as a picture: it parses as XML, and rendered by
 /// a real SVG renderer, the no-thread main lane is mostly busy and the threaded and async ones mostly idle.
-final class Lesson03PictureTests: XCTestCase {
+final class Lesson03PictureSlowTests: XCTestCase {
     func testTheMainLaneIsBusyWithoutThreadsAndIdleWithQueuesOrTasks() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let server = try TestServer(latency: 0.12)
         defer { server.stop() }
         let endpoint = server.endpoint

@@ -8,13 +8,15 @@ import XCTest
 /// real main thread and its run loop (Swift Testing runs its tests on other threads, where
 /// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
 /// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-final class Lesson04PairTests: XCTestCase {
-    private var server: FixtureServer!
-    private var ledger: WireLedger!
+///
+/// What Lesson04PairTests and Lesson04PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson04PairCase: XCTestCase {
+    var server: FixtureServer!
+    var ledger: WireLedger!
 
     /// A slow link, so that the differences are large against scheduling noise:
     /// identity is about 82 KB in all, gzip about 12 KB.
-    private static let knobs = ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 40_000)
+    static let knobs = ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 40_000)
 
     override func setUpWithError() throws {
         ledger = WireLedger()
@@ -27,7 +29,7 @@ final class Lesson04PairTests: XCTestCase {
     }
 
     /// One variant against the test's server; `requestTimeout` is the lesson's `--timeout`.
-    private func run(_ variant: Variant, requestTimeout: Double = 10) -> VariantRun<GzipDetails> {
+    func run(_ variant: Variant, requestTimeout: Double = 10) -> VariantRun<GzipDetails> {
         let endpoint = FixtureEndpoint(
             baseURL: server.baseURL, server: server, knobs: server.knobs, timeoutSeconds: requestTimeout)
         var settings = GzipRun.Settings()
@@ -38,6 +40,61 @@ final class Lesson04PairTests: XCTestCase {
         }
     }
 
+    /// What is wrong with the async run against the threaded and no-thread ones (empty: nothing).
+    /// The async variant keeps the main thread as free as the queues (within 2x, with a floor so
+    /// that two near-zero figures cannot flake), far freer than the no-thread one, takes about
+    /// as long as the queues (within 1.2x plus a little), and starts each round's three together.
+    func asyncProblems(
+        plain: VariantRun<GzipDetails>, queued: VariantRun<GzipDetails>, tasks: VariantRun<GzipDetails>
+    ) -> [String] {
+        var problems: [String] = []
+        let (plainStall, queuedStall, asyncStall) = (
+            plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, tasks.screen.maxStallSeconds
+        )
+        if asyncStall >= VariantComparison.freezeAllowed(against: queuedStall) {
+            problems.append("async stall \(asyncStall) s, threaded \(queuedStall) s")
+        }
+        if asyncStall >= 0.25 * plainStall { problems.append("async stall \(asyncStall) s, no-thread \(plainStall) s") }
+        let queuedTotal = queued.seconds(.totalSeconds) ?? 0
+        let asyncTotal = tasks.seconds(.totalSeconds) ?? .infinity
+        if asyncTotal >= VariantComparison.totalAllowed(against: queuedTotal) {
+            problems.append("async took \(asyncTotal) s, threaded \(queuedTotal) s")
+        }
+        let plainRound = plain.details.roundSeconds(.identity)
+        for api in XMLAPIs.all {
+            let start = tasks.details.outcome(api, .identity)?.startSeconds ?? .infinity
+            if start >= 0.1 * plainRound { problems.append("async started \(api.name) at \(start) s") }
+        }
+        return problems
+    }
+
+    // MARK: Bad input: a clear error, at once, and nothing half-done shown as done
+
+    /// Every fault below hits the identity round already (the server sends corrupt or
+    /// truncated gzip whatever the request accepts), so a variant that stops at its first
+    /// failure never starts the gzip round.
+    func expectFailure(
+        of api: XMLAPIs.API, containing words: [String], file: StaticString = #filePath, line: UInt = #line
+    ) {
+        server.knobs.bandwidthBytesPerSecond = 0
+        for variant in [Variant.noThread, .threaded, .async] {
+            let failed = run(variant, requestTimeout: 5)
+            let message = failed.failure ?? "no failure"
+            for word in words {
+                XCTAssertTrue(
+                    message.contains(word), "\(variant): '\(message)' lacks '\(word)'", file: file, line: line)
+            }
+            // The failed API has no row; every row shown is a whole document; no gzip round.
+            XCTAssertNil(failed.details.outcome(api, .identity), "\(variant)", file: file, line: line)
+            for shown in failed.details.outcomes {
+                XCTAssertEqual(shown.records.count, shown.api.defaultCount, "\(variant)", file: file, line: line)
+                XCTAssertEqual(shown.encoding, .identity, "\(variant): went on after a failure", file: file, line: line)
+            }
+        }
+    }
+}
+
+final class Lesson04PairTests: Lesson04PairCase {
     func testAllThreeVariantsParseTheSameRecords() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
@@ -101,67 +158,6 @@ final class Lesson04PairTests: XCTestCase {
         XCTAssertLessThan(gzip, 0.6 * identity, "gzip round \(gzip) s, identity round \(identity) s")
     }
 
-    func testThreadedKeepsTheMainThreadFreeAndOverlapsTheDownloads() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let plain = run(.noThread)
-        let queued = run(.threaded)
-        XCTAssertLessThan(
-            queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
-            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
-        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
-        // Three downloads at once: the round takes about as long as the largest API alone.
-        let plainRound = plain.details.roundSeconds(.identity)
-        XCTAssertLessThan(queued.details.roundSeconds(.identity), 0.75 * plainRound)
-        // And in the threaded run, all three started together: each within a tenth of the
-        // time the no-thread variant needed for the round (where API 3 starts last, at ~70%).
-        for api in XMLAPIs.all {
-            XCTAssertLessThan(queued.details.outcome(api, .identity)?.startSeconds ?? .infinity, 0.1 * plainRound)
-        }
-        XCTAssertGreaterThan(plain.details.outcome(XMLAPIs.catalog, .identity)?.startSeconds ?? 0, 0.5 * plainRound)
-    }
-
-    /// What is wrong with the async run against the threaded and no-thread ones (empty: nothing).
-    /// The async variant keeps the main thread as free as the queues (within 2x, with a floor so
-    /// that two near-zero figures cannot flake), far freer than the no-thread one, takes about
-    /// as long as the queues (within 1.2x plus a little), and starts each round's three together.
-    private func asyncProblems(
-        plain: VariantRun<GzipDetails>, queued: VariantRun<GzipDetails>, tasks: VariantRun<GzipDetails>
-    ) -> [String] {
-        var problems: [String] = []
-        let (plainStall, queuedStall, asyncStall) = (
-            plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, tasks.screen.maxStallSeconds
-        )
-        if asyncStall >= VariantComparison.freezeAllowed(against: queuedStall) {
-            problems.append("async stall \(asyncStall) s, threaded \(queuedStall) s")
-        }
-        if asyncStall >= 0.25 * plainStall { problems.append("async stall \(asyncStall) s, no-thread \(plainStall) s") }
-        let queuedTotal = queued.seconds(.totalSeconds) ?? 0
-        let asyncTotal = tasks.seconds(.totalSeconds) ?? .infinity
-        if asyncTotal >= VariantComparison.totalAllowed(against: queuedTotal) {
-            problems.append("async took \(asyncTotal) s, threaded \(queuedTotal) s")
-        }
-        let plainRound = plain.details.roundSeconds(.identity)
-        for api in XMLAPIs.all {
-            let start = tasks.details.outcome(api, .identity)?.startSeconds ?? .infinity
-            if start >= 0.1 * plainRound { problems.append("async started \(api.name) at \(start) s") }
-        }
-        return problems
-    }
-
-    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let plain = run(.noThread)
-        XCTAssertNil(plain.failure)
-        // A busy 2-core machine can hold the main thread for a moment: up to three tries.
-        let fine = { (runs: (VariantRun<GzipDetails>, VariantRun<GzipDetails>)) in
-            self.asyncProblems(plain: plain, queued: runs.0, tasks: runs.1).isEmpty
-        }
-        let (queued, tasks) = firstPassing(passes: fine) { (run(.threaded), run(.async)) }
-        XCTAssertNil(tasks.failure)
-        XCTAssertEqual(asyncProblems(plain: plain, queued: queued, tasks: tasks), [])
-        XCTAssertLessThan(tasks.screen.droppedFrames, plain.screen.droppedFrames)
-    }
-
     func testAFailedAPICancelsTheDownloadsStillInFlight() throws {
         // friends fails at once, catalog never answers: with a 30 s request timeout, a run that
         // waited for catalog would take 30 s. Cancelled, it ends in a moment.
@@ -186,31 +182,6 @@ final class Lesson04PairTests: XCTestCase {
             let failed = run(variant, requestTimeout: 10)
             let message = failed.failure ?? "no failure"
             XCTAssertTrue(message.hasPrefix("friends: too many redirects"), "\(variant): \(message)")
-        }
-    }
-
-    // MARK: Bad input: a clear error, at once, and nothing half-done shown as done
-
-    /// Every fault below hits the identity round already (the server sends corrupt or
-    /// truncated gzip whatever the request accepts), so a variant that stops at its first
-    /// failure never starts the gzip round.
-    private func expectFailure(
-        of api: XMLAPIs.API, containing words: [String], file: StaticString = #filePath, line: UInt = #line
-    ) {
-        server.knobs.bandwidthBytesPerSecond = 0
-        for variant in [Variant.noThread, .threaded, .async] {
-            let failed = run(variant, requestTimeout: 5)
-            let message = failed.failure ?? "no failure"
-            for word in words {
-                XCTAssertTrue(
-                    message.contains(word), "\(variant): '\(message)' lacks '\(word)'", file: file, line: line)
-            }
-            // The failed API has no row; every row shown is a whole document; no gzip round.
-            XCTAssertNil(failed.details.outcome(api, .identity), "\(variant)", file: file, line: line)
-            for shown in failed.details.outcomes {
-                XCTAssertEqual(shown.records.count, shown.api.defaultCount, "\(variant)", file: file, line: line)
-                XCTAssertEqual(shown.encoding, .identity, "\(variant): went on after a failure", file: file, line: line)
-            }
         }
     }
 
@@ -246,9 +217,42 @@ final class Lesson04PairTests: XCTestCase {
         XCTAssertEqual(server.stats.requests, 1)
         expectFailure(of: XMLAPIs.friends, containing: ["friends", "HTTP 500"])
     }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson04PairSlowTests: Lesson04PairCase {
+    func testThreadedKeepsTheMainThreadFreeAndOverlapsTheDownloads() throws {
+        let plain = run(.noThread)
+        let queued = run(.threaded)
+        XCTAssertLessThan(
+            queued.screen.maxStallSeconds, 0.25 * plain.screen.maxStallSeconds,
+            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
+        // Three downloads at once: the round takes about as long as the largest API alone.
+        let plainRound = plain.details.roundSeconds(.identity)
+        XCTAssertLessThan(queued.details.roundSeconds(.identity), 0.75 * plainRound)
+        // And in the threaded run, all three started together: each within a tenth of the
+        // time the no-thread variant needed for the round (where API 3 starts last, at ~70%).
+        for api in XMLAPIs.all {
+            XCTAssertLessThan(queued.details.outcome(api, .identity)?.startSeconds ?? .infinity, 0.1 * plainRound)
+        }
+        XCTAssertGreaterThan(plain.details.outcome(XMLAPIs.catalog, .identity)?.startSeconds ?? 0, 0.5 * plainRound)
+    }
+
+    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() throws {
+        let plain = run(.noThread)
+        XCTAssertNil(plain.failure)
+        // A busy 2-core machine can hold the main thread for a moment: up to three tries.
+        let fine = { (runs: (VariantRun<GzipDetails>, VariantRun<GzipDetails>)) in
+            self.asyncProblems(plain: plain, queued: runs.0, tasks: runs.1).isEmpty
+        }
+        let (queued, tasks) = firstPassing(passes: fine) { (run(.threaded), run(.async)) }
+        XCTAssertNil(tasks.failure)
+        XCTAssertEqual(asyncProblems(plain: plain, queued: queued, tasks: tasks), [])
+        XCTAssertLessThan(tasks.screen.droppedFrames, plain.screen.droppedFrames)
+    }
 
     func testASilentAPIEndsTheRunAfterOneTimeoutAndCancelsTheRest() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // statuses never answers; the others do. With a 1 s timeout the run must end after
         // about one timeout, not wait for anything in turn, and (threaded, async) keep drawing.
         server.setFault(.stall, forPathPrefix: XMLAPIs.statuses.path)

@@ -6,9 +6,11 @@ import XCTest
 /// What a cancel promises in lesson 05: once the user cancels the launch, no request is sent,
 /// no query run for it, and no order shown, even when the orders were downloaded or parsed a
 /// moment before the tap. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N`).
-final class Lesson05CancelTests: XCTestCase {
-    private var server: TestServer!
-    private var setup: ShopSetup!
+///
+/// What Lesson05CancelTests and Lesson05CancelSlowTests (the slow tier) share; no tests of its own.
+class Lesson05CancelCase: XCTestCase {
+    var server: TestServer!
+    var setup: ShopSetup!
     static let latency = 0.2
 
     override func setUpWithError() throws {
@@ -23,29 +25,19 @@ final class Lesson05CancelTests: XCTestCase {
         setup.scratch.tearDown()
     }
 
-    private func run(_ variant: Variant, cancelAfter: Double) -> VariantRun<ShopDetails> {
+    func run(_ variant: Variant, cancelAfter: Double) -> VariantRun<ShopDetails> {
         let setup = setup!
         return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup, cancelAfter: cancelAfter) }
     }
 
     /// The no-thread variant sees the tap only between its blocking steps: it is asked to show
     /// and send nothing after it, not to stop within 1 s.
-    private func problems(_ run: VariantRun<ShopDetails>, _ variant: Variant) -> [String] {
+    func problems(_ run: VariantRun<ShopDetails>, _ variant: Variant) -> [String] {
         run.cancelProblems(blocking: variant == .noThread)
     }
+}
 
-    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let found = randomCancelProblems(
-            "lesson 05 random cancels", Variant.allCases, within: 0...0.5, run: { run($0, cancelAfter: $1) },
-            problems: { run, variant in
-                // A cancelled launch ends the variant: no relaunch sends anything after it.
-                let relaunched = run.seconds(.cancelHandledSeconds) != nil && run.details.launches.count != 1
-                return problems(run, variant) + (relaunched ? ["\(variant): launched again after a cancel"] : [])
-            })
-        XCTAssertEqual(found, [])
-    }
-
+final class Lesson05CancelTests: Lesson05CancelCase {
     /// Item 4 of the audit: the async launch parsed the orders and showed 12 rows after the
     /// cancel. Cancels just after the orders' answer is in (the parse under way or done):
     /// nothing is shown.
@@ -56,5 +48,19 @@ final class Lesson05CancelTests: XCTestCase {
                 XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at +\(offset) s")
             }
         }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson05CancelSlowTests: Lesson05CancelCase {
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
+        let found = randomCancelProblems(
+            "lesson 05 random cancels", Variant.allCases, within: 0...0.5, run: { run($0, cancelAfter: $1) },
+            problems: { run, variant in
+                // A cancelled launch ends the variant: no relaunch sends anything after it.
+                let relaunched = run.seconds(.cancelHandledSeconds) != nil && run.details.launches.count != 1
+                return problems(run, variant) + (relaunched ? ["\(variant): launched again after a cancel"] : [])
+            })
+        XCTAssertEqual(found, [])
     }
 }

@@ -8,9 +8,11 @@ import XCTest
 /// need the real main thread and its run loop (Swift Testing runs its tests on other threads,
 /// where RunLoop.main's timers never fire); every launch is bounded. XCTest runs each test on
 /// the main thread, so a test may step onto the main actor with `assumeIsolated`.
-final class Lesson05PairTests: XCTestCase {
-    private var server: TestServer!
-    private var setup: ShopSetup!
+///
+/// What Lesson05PairTests and Lesson05PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson05PairCase: XCTestCase {
+    var server: TestServer!
+    var setup: ShopSetup!
     static let latency = 0.4
 
     override func setUpWithError() throws {
@@ -25,11 +27,39 @@ final class Lesson05PairTests: XCTestCase {
         setup.scratch.tearDown()
     }
 
-    private func run(_ variant: Variant, setup: ShopSetup? = nil) -> VariantRun<ShopDetails> {
+    func run(_ variant: Variant, setup: ShopSetup? = nil) -> VariantRun<ShopDetails> {
         let setup = setup ?? self.setup!
         return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup) }
     }
 
+    /// What is wrong with the async launches against the threaded and no-thread ones (empty:
+    /// nothing). The async variant keeps the main thread as free as the queues (within 2x, with
+    /// a floor so that two near-zero figures cannot flake), far freer than the no-thread one,
+    /// and takes about as long as the queues (within 1.2x plus a little).
+    func asyncProblems(
+        plain: VariantRun<ShopDetails>, queued: VariantRun<ShopDetails>, tasks: VariantRun<ShopDetails>
+    ) -> [String] {
+        var problems: [String] = []
+        let stall = { (run: VariantRun<ShopDetails>) in run.seconds(.mainThreadMaxStallSeconds) ?? .infinity }
+        let total = { (run: VariantRun<ShopDetails>) in run.seconds(.totalSeconds) ?? .infinity }
+        if stall(tasks) >= VariantComparison.freezeAllowed(against: stall(queued)) {
+            problems.append("async stall \(stall(tasks)) s, threaded \(stall(queued)) s")
+        }
+        if stall(tasks) >= 0.25 * stall(plain) {
+            problems.append("async stall \(stall(tasks)) s, no-thread \(stall(plain)) s")
+        }
+        if total(tasks) >= VariantComparison.totalAllowed(against: total(queued)) {
+            problems.append("async took \(total(tasks)) s, threaded \(total(queued)) s")
+        }
+        let loading = tasks.details.first?.screen?.firstContentSeconds ?? .infinity
+        if loading >= 0.25 * (plain.details.first?.screen?.firstContentSeconds ?? 0) {
+            problems.append("async showed 'loading...' only after \(loading) s")
+        }
+        return problems
+    }
+}
+
+final class Lesson05PairTests: Lesson05PairCase {
     func testAllThreeVariantsShowTheSameOrdersOnEveryLaunch() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
@@ -71,62 +101,6 @@ final class Lesson05PairTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(stall, Self.latency, "the fetch alone waits one latency on main")
     }
 
-    func testThreadedShowsLoadingAtOnceAndKeepsTheMainThreadFree() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        // A long injected latency, so that the no-thread freeze dwarfs any scheduling noise
-        // of a busy machine (2 cores shared with other builds) in the threaded one.
-        server.server.knobs.latencySeconds = 1.5
-        let plain = run(.noThread).details
-        let queued = run(.threaded).details
-        let plainStall = plain.launches.compactMap(\.screen?.maxStallSeconds).max() ?? 0
-        let queuedStall = queued.launches.compactMap(\.screen?.maxStallSeconds).max() ?? .infinity
-        XCTAssertGreaterThanOrEqual(plainStall, 1.5, "the no-thread fetch waits the whole latency on main")
-        XCTAssertLessThan(queuedStall, 0.5 * plainStall, "threaded stall \(queuedStall) s vs no-thread \(plainStall) s")
-        let plainFirst = try XCTUnwrap(plain.first?.screen?.firstContentSeconds)
-        let queuedFirst = try XCTUnwrap(queued.first?.screen?.firstContentSeconds)
-        XCTAssertLessThan(
-            queuedFirst, 0.25 * plainFirst, "'loading...' long before the no-thread Screen shows anything")
-    }
-
-    /// What is wrong with the async launches against the threaded and no-thread ones (empty:
-    /// nothing). The async variant keeps the main thread as free as the queues (within 2x, with
-    /// a floor so that two near-zero figures cannot flake), far freer than the no-thread one,
-    /// and takes about as long as the queues (within 1.2x plus a little).
-    private func asyncProblems(
-        plain: VariantRun<ShopDetails>, queued: VariantRun<ShopDetails>, tasks: VariantRun<ShopDetails>
-    ) -> [String] {
-        var problems: [String] = []
-        let stall = { (run: VariantRun<ShopDetails>) in run.seconds(.mainThreadMaxStallSeconds) ?? .infinity }
-        let total = { (run: VariantRun<ShopDetails>) in run.seconds(.totalSeconds) ?? .infinity }
-        if stall(tasks) >= VariantComparison.freezeAllowed(against: stall(queued)) {
-            problems.append("async stall \(stall(tasks)) s, threaded \(stall(queued)) s")
-        }
-        if stall(tasks) >= 0.25 * stall(plain) {
-            problems.append("async stall \(stall(tasks)) s, no-thread \(stall(plain)) s")
-        }
-        if total(tasks) >= VariantComparison.totalAllowed(against: total(queued)) {
-            problems.append("async took \(total(tasks)) s, threaded \(total(queued)) s")
-        }
-        let loading = tasks.details.first?.screen?.firstContentSeconds ?? .infinity
-        if loading >= 0.25 * (plain.details.first?.screen?.firstContentSeconds ?? 0) {
-            problems.append("async showed 'loading...' only after \(loading) s")
-        }
-        return problems
-    }
-
-    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let plain = run(.noThread)
-        XCTAssertNil(plain.failure)
-        // A busy 2-core machine can hold the main thread for a moment: up to three tries.
-        let fine = { (runs: (VariantRun<ShopDetails>, VariantRun<ShopDetails>)) in
-            self.asyncProblems(plain: plain, queued: runs.0, tasks: runs.1).isEmpty
-        }
-        let (queued, tasks) = firstPassing(passes: fine) { (run(.threaded), run(.async)) }
-        XCTAssertNil(tasks.failure)
-        XCTAssertEqual(asyncProblems(plain: plain, queued: queued, tasks: tasks), [])
-    }
-
     func testAFailedPreloadCancelsTheDownloadInFlight() throws {
         // The orders never come (30 s request timeout) and the database has no product table:
         // the pre-load fails at once, and a launch that waited for the download would take 30 s.
@@ -163,9 +137,39 @@ final class Lesson05PairTests: XCTestCase {
                 run.failure?.contains("not in the local database"), true, "\(variant): \(run.failure ?? "none")")
         }
     }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson05PairSlowTests: Lesson05PairCase {
+    func testThreadedShowsLoadingAtOnceAndKeepsTheMainThreadFree() throws {
+        // A long injected latency, so that the no-thread freeze dwarfs any scheduling noise
+        // of a busy machine (2 cores shared with other builds) in the threaded one.
+        server.server.knobs.latencySeconds = 1.5
+        let plain = run(.noThread).details
+        let queued = run(.threaded).details
+        let plainStall = plain.launches.compactMap(\.screen?.maxStallSeconds).max() ?? 0
+        let queuedStall = queued.launches.compactMap(\.screen?.maxStallSeconds).max() ?? .infinity
+        XCTAssertGreaterThanOrEqual(plainStall, 1.5, "the no-thread fetch waits the whole latency on main")
+        XCTAssertLessThan(queuedStall, 0.5 * plainStall, "threaded stall \(queuedStall) s vs no-thread \(plainStall) s")
+        let plainFirst = try XCTUnwrap(plain.first?.screen?.firstContentSeconds)
+        let queuedFirst = try XCTUnwrap(queued.first?.screen?.firstContentSeconds)
+        XCTAssertLessThan(
+            queuedFirst, 0.25 * plainFirst, "'loading...' long before the no-thread Screen shows anything")
+    }
+
+    func testAsyncKeepsTheMainThreadAsFreeAsThreadedAndTakesAsLong() throws {
+        let plain = run(.noThread)
+        XCTAssertNil(plain.failure)
+        // A busy 2-core machine can hold the main thread for a moment: up to three tries.
+        let fine = { (runs: (VariantRun<ShopDetails>, VariantRun<ShopDetails>)) in
+            self.asyncProblems(plain: plain, queued: runs.0, tasks: runs.1).isEmpty
+        }
+        let (queued, tasks) = firstPassing(passes: fine) { (run(.threaded), run(.async)) }
+        XCTAssertNil(tasks.failure)
+        XCTAssertEqual(asyncProblems(plain: plain, queued: queued, tasks: tasks), [])
+    }
 
     func testASilentServerEndsTheLaunchAfterOneTimeoutAndKeepsTheScreenDrawing() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // The orders never come; with a 1 s timeout each variant must give up after about one
         // timeout (not relaunch, not wait again), and threaded and async keep drawing meanwhile.
         server.server.setFault(.stall, forPathPrefix: "/orders")

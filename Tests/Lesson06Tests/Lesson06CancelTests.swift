@@ -9,22 +9,24 @@ import XCTest
 /// is rolled back (the files hold whole transactions only, and no row is committed after the
 /// cancel), nothing is shown after it, and a save asked for in a task that is already
 /// cancelled writes nothing. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N`).
-final class Lesson06CancelTests: XCTestCase {
-    private var folders: [ScratchFolder] = []
+///
+/// What Lesson06CancelTests and Lesson06CancelSlowTests (the slow tier) share; no tests of its own.
+class Lesson06CancelCase: XCTestCase {
+    var folders: [ScratchFolder] = []
 
     override func tearDown() {
         for folder in folders { folder.tearDown() }
     }
 
     /// A folder of this test's own (each run makes its files anew).
-    private func newFolder() throws -> ScratchFolder {
+    func newFolder() throws -> ScratchFolder {
         let folder = try ScratchFolder("lesson06-cancel")
         folders.append(folder)
         return folder
     }
 
     /// A small job with slow commits (a slow phone's storage), so that a cancel lands mid-save.
-    private var settings: SaveRun.Settings {
+    var settings: SaveRun.Settings {
         var settings = SaveRun.Settings()
         settings.job.rows = 20_000
         settings.job.perRowCommitRows = 20
@@ -34,38 +36,23 @@ final class Lesson06CancelTests: XCTestCase {
         return settings
     }
 
-    private func run(_ variant: Variant, cancelAfter: Double, in folder: ScratchFolder) -> VariantRun<SaveDetails> {
+    func run(_ variant: Variant, cancelAfter: Double, in folder: ScratchFolder) -> VariantRun<SaveDetails> {
         var settings = settings
         settings.cancelAfter = cancelAfter
         return MainActor.assumeIsolated { SaveRun.perform(variant, settings: settings, folder: folder) }
     }
 
     /// Whole transactions only: every file's row count is one a commit boundary can leave.
-    private func tornFiles(_ variant: Variant, in folder: ScratchFolder) throws -> [String] {
+    func tornFiles(_ variant: Variant, in folder: ScratchFolder) throws -> [String] {
         try SaveStrategy.allCases.compactMap { strategy in
             let database = try SQLiteDatabase(path: SaveRun.databasePath(variant, strategy, in: folder))
             let count = Int(try database.query("select count(*) from tblA").first?.first?.int ?? -1)
             return settings.job.consistentCounts(for: strategy).contains(count) ? nil : "\(strategy): \(count) rows"
         }
     }
+}
 
-    func testRandomCancelPointsCommitAndShowNothingAfterTheCancel() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        // Each run in a folder of its own, the last one made (`folders.last`).
-        let found = try randomCancelProblems(
-            "lesson 06 random cancels", Variant.allCases, within: 0...1.5,
-            run: { run($0, cancelAfter: $1, in: try newFolder()) },
-            problems: { run, variant in
-                // The no-thread save sees the tap only between two commits: no promptness asked.
-                let committed =
-                    run.seconds(.cancelHandledSeconds) == nil ? 0 : run.count(.rowsCommittedAfterCancel) ?? -1
-                return run.cancelProblems(blocking: variant == .noThread)
-                    + (committed == 0 ? [] : ["\(variant): \(committed) rows committed after the cancel"])
-                    + (try tornFiles(variant, in: try XCTUnwrap(folders.last)))
-            })
-        XCTAssertEqual(found, [])
-    }
-
+final class Lesson06CancelTests: Lesson06CancelCase {
     /// Item 7 of the audit: a save asked for in an already-cancelled task committed 5,000 rows.
     /// Now it throws `CancellationError` before it writes anything.
     func testASaveInACancelledTaskWritesNothing() async throws {
@@ -106,5 +93,24 @@ final class Lesson06CancelTests: XCTestCase {
         }
         let written = try database.query("select count(*) from tblA where message != 'old'")
         XCTAssertEqual(written.first?.first?.int, 0, "part of a cancelled transaction was committed")
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson06CancelSlowTests: Lesson06CancelCase {
+    func testRandomCancelPointsCommitAndShowNothingAfterTheCancel() throws {
+        // Each run in a folder of its own, the last one made (`folders.last`).
+        let found = try randomCancelProblems(
+            "lesson 06 random cancels", Variant.allCases, within: 0...1.5,
+            run: { run($0, cancelAfter: $1, in: try newFolder()) },
+            problems: { run, variant in
+                // The no-thread save sees the tap only between two commits: no promptness asked.
+                let committed =
+                    run.seconds(.cancelHandledSeconds) == nil ? 0 : run.count(.rowsCommittedAfterCancel) ?? -1
+                return run.cancelProblems(blocking: variant == .noThread)
+                    + (committed == 0 ? [] : ["\(variant): \(committed) rows committed after the cancel"])
+                    + (try tornFiles(variant, in: try XCTUnwrap(folders.last)))
+            })
+        XCTAssertEqual(found, [])
     }
 }

@@ -8,8 +8,10 @@ import XCTest
 /// real main thread and its run loop (Swift Testing runs its tests on other threads, where
 /// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
 /// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-final class Lesson06PairTests: XCTestCase {
-    private var scratch: ScratchFolder!
+///
+/// What Lesson06PairTests and Lesson06PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson06PairCase: XCTestCase {
+    var scratch: ScratchFolder!
 
     override func setUpWithError() throws {
         scratch = try ScratchFolder("lesson06-pair")
@@ -20,7 +22,7 @@ final class Lesson06PairTests: XCTestCase {
     }
 
     /// Runs one variant on the main actor; `prepare` sees its database files before the save.
-    private func perform(
+    func perform(
         _ variant: Variant, settings: SaveRun.Settings,
         prepare: @Sendable ([SaveStrategy: String]) throws -> Void = { _ in }
     ) -> VariantRun<SaveDetails> {
@@ -31,7 +33,7 @@ final class Lesson06PairTests: XCTestCase {
     }
 
     /// Removes the database files `variants` left in the scratch folder.
-    private func removeDatabases(of variants: [Variant]) {
+    func removeDatabases(of variants: [Variant]) {
         for variant in variants {
             for strategy in SaveStrategy.allCases {
                 let path = SaveRun.databasePath(variant, strategy, in: scratch)
@@ -42,7 +44,7 @@ final class Lesson06PairTests: XCTestCase {
 
     /// 22 commits (10 one-row commits, 1 transaction, 10 batches, 1 more transaction), each 0.25 s slower
     /// (a slow phone's storage): the no-thread save blocks the main thread for over 5 s.
-    private func run(_ variant: Variant, rows: Int = 50_000, commitLatency: Double = 0.25) -> VariantRun<SaveDetails> {
+    func run(_ variant: Variant, rows: Int = 50_000, commitLatency: Double = 0.25) -> VariantRun<SaveDetails> {
         var settings = SaveRun.Settings()
         settings.job.rows = rows
         settings.job.perRowCommitRows = 10
@@ -51,68 +53,9 @@ final class Lesson06PairTests: XCTestCase {
         settings.timeoutSeconds = 120
         return perform(variant, settings: settings)
     }
+}
 
-    func testTheThreeVariantsSaveTheSameTablesAndOnlyTheNoThreadOneFreezesTheScreen() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
-        let plain = run(.noThread)
-        XCTAssertNil(plain.failure)
-        // Other processes on a shared 2-core machine can take a core from the main thread for a
-        // moment, which only ever adds to a stall: the two off-main runs get up to three tries
-        // together, until the ratios hold (a variant that really stalls fails every try).
-        typealias Pair = (queued: VariantRun<SaveDetails>, actor: VariantRun<SaveDetails>)
-        func ratiosHold(_ pair: Pair) -> Bool {
-            let (queuedStall, actorStall) = (pair.queued.screen.maxStallSeconds, pair.actor.screen.maxStallSeconds)
-            let (queuedTotal, actorTotal) = (pair.queued.seconds(.totalSeconds)!, pair.actor.seconds(.totalSeconds)!)
-            return queuedStall < 0.1 * plain.screen.maxStallSeconds
-                && actorStall <= VariantComparison.freezeAllowed(against: queuedStall)
-                && actorTotal <= 1.2 * queuedTotal + 0.2
-        }
-        let (queued, actor) = firstPassing(passes: ratiosHold) { () -> Pair in
-            // A try after the first starts from fresh database files, as the first did.
-            removeDatabases(of: [.threaded, .async])
-            return (run(.threaded), run(.async))
-        }
-        XCTAssertNil(queued.failure)
-        XCTAssertNil(actor.failure)
-
-        // Same result: every strategy's final table is identical all three ways.
-        XCTAssertEqual(plain.details.digests.count, 4)
-        XCTAssertEqual(plain.details.digests, queued.details.digests)
-        XCTAssertEqual(plain.details.digests, actor.details.digests)
-        for saved in [plain, queued, actor] {
-            XCTAssertEqual(saved.details.results.map(\.rows), [10, 50_000, 50_000, 50_000], saved.name)
-        }
-
-        // The no-thread stall covers the write (and its 22 slow commits): the Screen could
-        // not draw until it was done.
-        let written = plain.details.results.map(\.seconds).reduce(0, +)
-        XCTAssertGreaterThanOrEqual(written, 22 * 0.25)
-        XCTAssertGreaterThanOrEqual(
-            plain.screen.maxStallSeconds, 0.9 * written,
-            "stall \(plain.screen.maxStallSeconds) s for \(written) s of writing")
-        print(
-            String(
-                format:
-                    "lesson06 triple: max stall no-thread %.3f s, threaded %.3f s, async %.3f s; total %.2f / %.2f / %.2f s",
-                plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, actor.screen.maxStallSeconds,
-                plain.seconds(.totalSeconds)!, queued.seconds(.totalSeconds)!, actor.seconds(.totalSeconds)!))
-        // The threaded one stays under a tenth of it.
-        XCTAssertLessThan(
-            queued.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds,
-            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
-        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
-        // The writer actor keeps the main thread as free as the writer queue (within 2x, with a
-        // 50 ms floor so that two near-zero stalls do not flake), and takes no longer overall:
-        // the same commits, each as slow, one writer either way.
-        XCTAssertLessThanOrEqual(
-            actor.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: queued.screen.maxStallSeconds),
-            "async stall \(actor.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
-        XCTAssertLessThan(actor.screen.droppedFrames, plain.screen.droppedFrames)
-        XCTAssertLessThanOrEqual(
-            actor.seconds(.totalSeconds)!, 1.2 * queued.seconds(.totalSeconds)! + 0.2,
-            "async total vs threaded total")
-    }
-
+final class Lesson06PairTests: Lesson06PairCase {
     func testTheMainThreadReadsOnlyWholeBatches() {
         for variant in [Variant.threaded, .async] {
             let saved = run(variant, rows: 40_000, commitLatency: 0)
@@ -213,5 +156,68 @@ final class Lesson06PairTests: XCTestCase {
             XCTAssertEqual(batches?.rowsPerStatement, 2, "\(variant)")
             XCTAssertEqual(batches?.commits, 3, "\(variant)")
         }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson06PairSlowTests: Lesson06PairCase {
+    func testTheThreeVariantsSaveTheSameTablesAndOnlyTheNoThreadOneFreezesTheScreen() throws {
+        let plain = run(.noThread)
+        XCTAssertNil(plain.failure)
+        // Other processes on a shared 2-core machine can take a core from the main thread for a
+        // moment, which only ever adds to a stall: the two off-main runs get up to three tries
+        // together, until the ratios hold (a variant that really stalls fails every try).
+        typealias Pair = (queued: VariantRun<SaveDetails>, actor: VariantRun<SaveDetails>)
+        func ratiosHold(_ pair: Pair) -> Bool {
+            let (queuedStall, actorStall) = (pair.queued.screen.maxStallSeconds, pair.actor.screen.maxStallSeconds)
+            let (queuedTotal, actorTotal) = (pair.queued.seconds(.totalSeconds)!, pair.actor.seconds(.totalSeconds)!)
+            return queuedStall < 0.1 * plain.screen.maxStallSeconds
+                && actorStall <= VariantComparison.freezeAllowed(against: queuedStall)
+                && actorTotal <= 1.2 * queuedTotal + 0.2
+        }
+        let (queued, actor) = firstPassing(passes: ratiosHold) { () -> Pair in
+            // A try after the first starts from fresh database files, as the first did.
+            removeDatabases(of: [.threaded, .async])
+            return (run(.threaded), run(.async))
+        }
+        XCTAssertNil(queued.failure)
+        XCTAssertNil(actor.failure)
+
+        // Same result: every strategy's final table is identical all three ways.
+        XCTAssertEqual(plain.details.digests.count, 4)
+        XCTAssertEqual(plain.details.digests, queued.details.digests)
+        XCTAssertEqual(plain.details.digests, actor.details.digests)
+        for saved in [plain, queued, actor] {
+            XCTAssertEqual(saved.details.results.map(\.rows), [10, 50_000, 50_000, 50_000], saved.name)
+        }
+
+        // The no-thread stall covers the write (and its 22 slow commits): the Screen could
+        // not draw until it was done.
+        let written = plain.details.results.map(\.seconds).reduce(0, +)
+        XCTAssertGreaterThanOrEqual(written, 22 * 0.25)
+        XCTAssertGreaterThanOrEqual(
+            plain.screen.maxStallSeconds, 0.9 * written,
+            "stall \(plain.screen.maxStallSeconds) s for \(written) s of writing")
+        print(
+            String(
+                format:
+                    "lesson06 triple: max stall no-thread %.3f s, threaded %.3f s, async %.3f s; total %.2f / %.2f / %.2f s",
+                plain.screen.maxStallSeconds, queued.screen.maxStallSeconds, actor.screen.maxStallSeconds,
+                plain.seconds(.totalSeconds)!, queued.seconds(.totalSeconds)!, actor.seconds(.totalSeconds)!))
+        // The threaded one stays under a tenth of it.
+        XCTAssertLessThan(
+            queued.screen.maxStallSeconds, 0.1 * plain.screen.maxStallSeconds,
+            "threaded stall \(queued.screen.maxStallSeconds) s vs no-thread \(plain.screen.maxStallSeconds) s")
+        XCTAssertLessThan(queued.screen.droppedFrames, plain.screen.droppedFrames)
+        // The writer actor keeps the main thread as free as the writer queue (within 2x, with a
+        // 50 ms floor so that two near-zero stalls do not flake), and takes no longer overall:
+        // the same commits, each as slow, one writer either way.
+        XCTAssertLessThanOrEqual(
+            actor.screen.maxStallSeconds, VariantComparison.freezeAllowed(against: queued.screen.maxStallSeconds),
+            "async stall \(actor.screen.maxStallSeconds) s vs threaded \(queued.screen.maxStallSeconds) s")
+        XCTAssertLessThan(actor.screen.droppedFrames, plain.screen.droppedFrames)
+        XCTAssertLessThanOrEqual(
+            actor.seconds(.totalSeconds)!, 1.2 * queued.seconds(.totalSeconds)! + 0.2,
+            "async total vs threaded total")
     }
 }

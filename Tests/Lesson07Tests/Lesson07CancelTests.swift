@@ -6,7 +6,7 @@ import XCTest
 /// What a cancel promises in lesson 07: no chunk of heights is shown after the tap (one
 /// measured just before it is dropped), and the measuring stops. Cancel points are random,
 /// from a printed seed (`SAKUSAKU_SEED=N` reruns).
-final class Lesson07CancelTests: XCTestCase {
+final class Lesson07CancelSlowTests: XCTestCase {
     private func run(_ variant: Variant, cancelAfter: Double) -> VariantRun<HeightsDetails> {
         var settings = HeightsRun.Settings(rows: 4_000, width: 40, chunkSize: 100, tasks: 2)
         settings.cancelAfter = cancelAfter
@@ -15,7 +15,6 @@ final class Lesson07CancelTests: XCTestCase {
     }
 
     func testRandomCancelPointsShowNothingAfterTheCancel() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         // The no-thread variant measures every row before main sees the tap: no promptness asked.
         let found = randomCancelProblems(
             "lesson 07 random cancels", Variant.allCases, within: 0...0.6, run: { run($0, cancelAfter: $1) },

@@ -8,13 +8,17 @@ import XCTest
 /// runs need the real main thread and its run loop (Swift Testing runs its tests on other
 /// threads, where RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest
 /// runs each test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-final class Lesson07PairTests: XCTestCase {
-    private func run(_ variant: Variant, rows: Int = 8000, timeout: Double = 120) -> VariantRun<HeightsDetails> {
+///
+/// What Lesson07PairTests and Lesson07PairSlowTests (the slow tier) share; no tests of its own.
+class Lesson07PairCase: XCTestCase {
+    func run(_ variant: Variant, rows: Int = 8000, timeout: Double = 120) -> VariantRun<HeightsDetails> {
         var settings = HeightsRun.Settings(rows: rows, width: 40, chunkSize: 250)
         settings.timeoutSeconds = timeout
         return MainActor.assumeIsolated { HeightsRun.perform(variant, settings: settings) }
     }
+}
 
+final class Lesson07PairTests: Lesson07PairCase {
     func testTheThreeVariantsMeasureTheSameHeights() throws {
         let plain = run(.noThread, rows: 500)
         let queued = run(.threaded, rows: 500)
@@ -63,8 +67,38 @@ final class Lesson07PairTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(plain.metric(.cacheHits), 8000, "every row's height came from the cache at reload")
     }
 
+    func testARunThatGivesUpSaysHowFarItGot() throws {
+        // 40,000 rows take seconds to measure; the run may take a tenth of a second.
+        for variant in [Variant.threaded, .async] {
+            let stopped = run(variant, rows: 40_000, timeout: 0.1)
+            let failure = try XCTUnwrap(stopped.failure)
+            XCTAssertTrue(failure.hasPrefix("gave up after 0.1 s: "), failure)
+            XCTAssertTrue(failure.hasSuffix(" of 40000 rows measured"), failure)
+            XCTAssertTrue(stopped.gotStarted, "\(variant): the table was on screen with estimated heights")
+            XCTAssertLessThan(stopped.metric(.rowsMeasured), 40_000)
+        }
+    }
+
+    func testACancelledQueueMeasuresAtMostTheChunkInHand() {
+        let spans = MainActor.assumeIsolated {
+            let controller = RowHeightsController(
+                title: "cancelled", output: .silent, texts: HeightsRun.texts(count: 40_000), estimatedHeight: 60)
+            let threaded = ThreadedHeights(chunkSize: 250)
+            threaded.start(controller, cellWidth: 40)
+            threaded.cancel()
+            // The queue is serial: this runs once the measuring block has returned.
+            let drained = DispatchSemaphore(value: 0)
+            threaded.queue.async { drained.signal() }
+            XCTAssertEqual(drained.wait(timeout: .now() + 30), .success, "the measuring did not stop")
+            return controller.trace.recorded.filter { $0.lane == "height-queue" }.count
+        }
+        XCTAssertLessThanOrEqual(spans, 1, "chunks measured after cancel() (160 without it)")
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson07PairSlowTests: Lesson07PairCase {
     func testTheTaskGroupKeepsTheMainThreadAsFreeAsTheQueue() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let plain = run(.noThread)
         // As above: up to three tries of the two off-main runs together, until the ratios hold.
         typealias Pair = (queued: VariantRun<HeightsDetails>, tasks: VariantRun<HeightsDetails>)
@@ -98,35 +132,7 @@ final class Lesson07PairTests: XCTestCase {
         XCTAssertGreaterThan(tasks.metric(.estimatedHeightsUsed), 0, "the async table drew estimates first")
     }
 
-    func testARunThatGivesUpSaysHowFarItGot() throws {
-        // 40,000 rows take seconds to measure; the run may take a tenth of a second.
-        for variant in [Variant.threaded, .async] {
-            let stopped = run(variant, rows: 40_000, timeout: 0.1)
-            let failure = try XCTUnwrap(stopped.failure)
-            XCTAssertTrue(failure.hasPrefix("gave up after 0.1 s: "), failure)
-            XCTAssertTrue(failure.hasSuffix(" of 40000 rows measured"), failure)
-            XCTAssertTrue(stopped.gotStarted, "\(variant): the table was on screen with estimated heights")
-            XCTAssertLessThan(stopped.metric(.rowsMeasured), 40_000)
-        }
-    }
-
-    func testACancelledQueueMeasuresAtMostTheChunkInHand() {
-        let spans = MainActor.assumeIsolated {
-            let controller = RowHeightsController(
-                title: "cancelled", output: .silent, texts: HeightsRun.texts(count: 40_000), estimatedHeight: 60)
-            let threaded = ThreadedHeights(chunkSize: 250)
-            threaded.start(controller, cellWidth: 40)
-            threaded.cancel()
-            // The queue is serial: this runs once the measuring block has returned.
-            let drained = DispatchSemaphore(value: 0)
-            threaded.queue.async { drained.signal() }
-            XCTAssertEqual(drained.wait(timeout: .now() + 30), .success, "the measuring did not stop")
-            return controller.trace.recorded.filter { $0.lane == "height-queue" }.count
-        }
-        XCTAssertLessThanOrEqual(spans, 1, "chunks measured after cancel() (160 without it)")
-    }
     func testACancelledTaskGroupMeasuresAtMostTheChunksInHand() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)
         let spans = MainActor.assumeIsolated {
             let controller = RowHeightsController(
                 title: "cancelled", output: .silent, texts: HeightsRun.texts(count: 40_000), estimatedHeight: 60)

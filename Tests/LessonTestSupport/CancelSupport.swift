@@ -1,16 +1,6 @@
 import Foundation
 import WorkshopCore
 
-/// The two test tiers. The README's `swift test --parallel --num-workers 3` is the learner's
-/// suite (fast); the slow tier (fault matrices, random-cancel loops, runs under load) is
-/// switched on by one environment variable, which `.ci/run` sets: `SAKUSAKU_SLOW_TESTS=1`.
-public enum SlowTier {
-    public static let variable = "SAKUSAKU_SLOW_TESTS"
-    public static var isEnabled: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
-    /// Why a slow test was skipped, for `.enabled(if:_:)` and `XCTSkipUnless`.
-    public static let skipReason = "slow tier: run with SAKUSAKU_SLOW_TESTS=1 (CI does)"
-}
-
 /// A random number generator with a seed, so that a run of random cancel points can be
 /// repeated: the seed comes from `SAKUSAKU_SEED` when set, else from the clock, and is printed.
 public struct SeededRandom: RandomNumberGenerator, Sendable {

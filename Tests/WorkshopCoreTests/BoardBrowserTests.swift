@@ -6,11 +6,10 @@ import Testing
 @testable import WorkshopServer
 
 /// The board page in a real browser: Debian's chromium, headless (`Browser`). Skipped, saying
-/// why, when it is not installed (`bash .ci/setup --extras` installs it when it can) or outside the slow tier.
+/// why, when it is not installed (`bash .ci/setup --extras` installs it when it can). The slow tier.
 @Suite("Room board in a browser")
-struct BoardBrowserTests {
+struct BoardBrowserSlowTests {
     static let browser = Browser.path
-    static let slowTier = ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1"
 
     /// Where the screenshot goes: BOARD_SCREENSHOT, else a temporary file (its path is printed).
     static let screenshot =
@@ -39,8 +38,7 @@ struct BoardBrowserTests {
         "the page shows a row per learner, names as text, and a report posted while it is open",
         .enabled(
             if: browser != nil,
-            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
-        .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"))
     func liveUpdate() throws {
         let room = try Self.room()
         defer { room.remove() }
@@ -80,8 +78,7 @@ struct BoardBrowserTests {
         "a screenshot of the Japanese page",
         .enabled(
             if: browser != nil,
-            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
-        .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"))
     func screenshot() throws {
         let room = try Self.room()
         defer { room.remove() }
@@ -169,8 +166,7 @@ struct BoardBrowserTests {
 
     @Test(
         "20 learners and every exercise fit a 1280 x 800 projector: the page never scrolls sideways",
-        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)),
-        .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)))
     func fitsAProjector() throws {
         let (board, server, folder, exercises) = try Self.fullRoom()
         defer {
@@ -206,8 +202,7 @@ struct BoardBrowserTests {
 
     @Test(
         "an empty board shows the command to join, with the server's address and the room code",
-        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)),
-        .enabled(if: slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)))
     func emptyBoard() throws {
         let room = try TestBoard()
         defer { room.remove() }

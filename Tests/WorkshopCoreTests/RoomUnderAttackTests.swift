@@ -371,8 +371,6 @@ final class Crowd: Sendable {
 /// one at a time, before the Swift Testing tests). Slow tier.
 final class RoomUnderAttackSlowTests: XCTestCase {
     func testThreeHundredIdleAndTwoHundredSixtyLongPollsFromOneAddressKeepNoReportOut() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1", "slow tier: set SAKUSAKU_SLOW_TESTS=1")
         let room = try TestBoard(knobs: ServerKnobs.room)
         defer { room.remove() }
         let crowd = Crowd(port: room.server.port, from: Room.address(1), idle: 300, polls: 260)

@@ -6,10 +6,10 @@ import Testing
 
 /// The lessons' DocC tutorials in a real browser: `workshop docs` builds both archives with the
 /// toolchain's docc, a fixture server serves them (`--docs`, in this process), and headless
-/// chromium renders lesson 03's tutorial page. Skipped, saying why, outside the slow tier or
-/// without chromium or the built `workshop` (see BoardBrowserTests for the browser).
+/// chromium renders lesson 03's tutorial page. The slow tier. Skipped, saying why, without
+/// chromium or the built `workshop` (see BoardBrowserSlowTests for the browser).
 @Suite("Tutorials in a browser")
-struct TutorialBrowserTests {
+struct TutorialBrowserSlowTests {
     static let workshop = Subprocess.builtProduct("workshop")
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -49,10 +49,9 @@ struct TutorialBrowserTests {
     @Test(
         "workshop docs builds both archives, and lesson 03's page shows its title, steps and code in each language",
         .enabled(
-            if: BoardBrowserTests.browser != nil,
+            if: BoardBrowserSlowTests.browser != nil,
             "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"),
-        .enabled(if: workshop != nil, "the workshop program is not built: swift build"),
-        .enabled(if: BoardBrowserTests.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+        .enabled(if: workshop != nil, "the workshop program is not built: swift build"))
     func lesson03() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tutorials-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -72,7 +71,8 @@ struct TutorialBrowserTests {
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         for page in Self.pages {
             let url = server.baseURL.absoluteString + page.path
-            let dump = try BoardBrowserTests.chromium(["--virtual-time-budget=10000", "--dump-dom", url], timeout: 120)
+            let dump = try BoardBrowserSlowTests.chromium(
+                ["--virtual-time-budget=10000", "--dump-dom", url], timeout: 120)
             #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
             let text = Self.text(of: dump.stdout)
             for expected in page.texts {
@@ -81,7 +81,7 @@ struct TutorialBrowserTests {
             }
             let screenshot = screenshots.appendingPathComponent("lesson03-\(page.language).png").path
             try? FileManager.default.removeItem(atPath: screenshot)
-            let shot = try BoardBrowserTests.chromium(
+            let shot = try BoardBrowserSlowTests.chromium(
                 [
                     "--virtual-time-budget=10000", "--hide-scrollbars", "--window-size=1280,2000",
                     "--screenshot=\(screenshot)", url,

@@ -163,13 +163,15 @@ struct BoardCommandTests {
         progress["board"] = board
         try workspace.write(".workshop-progress", try JSONSerialization.data(withJSONObject: progress))
     }
+}
 
+/// The slow tier (`swift test --filter SlowTests`): a check's time with a board that does not
+/// answer, measured against one without a board (BoardCommandTests' helpers).
+@Suite("workshop check with a board that does not answer")
+struct BoardCommandSlowTests {
     @Test(
         "a board that does not answer costs a check less than 0.5 s; the verdict is printed; the reports go later",
-        .enabled(if: WorkshopBinary.isBuilt),
-        .enabled(
-            if: ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+        .enabled(if: WorkshopBinary.isBuilt))
     func unreachableBoard() throws {
         let workspace = try TestWorkspace()
         defer { workspace.remove() }
@@ -186,13 +188,13 @@ struct BoardCommandTests {
         var output = ""
         var waiting: Any?  // the reports not sent yet, kept across the turns
         for _ in 0..<4 {
-            try Self.setBoard(nil, in: workspace)
-            alone = min(alone, try Self.timedCheck(exercise, workspace).0)
-            try Self.setBoard(membership, pending: waiting, in: workspace)
-            let (seconds, text) = try Self.timedCheck(exercise, workspace)
+            try BoardCommandTests.setBoard(nil, in: workspace)
+            alone = min(alone, try BoardCommandTests.timedCheck(exercise, workspace).0)
+            try BoardCommandTests.setBoard(membership, pending: waiting, in: workspace)
+            let (seconds, text) = try BoardCommandTests.timedCheck(exercise, workspace)
             hanging = min(hanging, seconds)
             output = text
-            waiting = (try Self.progress(workspace)["board"] as? [String: Any])?["pending"]
+            waiting = (try BoardCommandTests.progress(workspace)["board"] as? [String: Any])?["pending"]
         }
         let lines = output.split(separator: "\n")
         #expect(lines.last?.hasPrefix("exercise \(exercise.id): ") == true, "\(output)")
@@ -208,9 +210,9 @@ struct BoardCommandTests {
         // Nothing listening at all (connection refused) is no slower.
         silent.close()
         var refused = Double.infinity
-        for _ in 0..<3 { refused = min(refused, try Self.timedCheck(exercise, workspace).0) }
+        for _ in 0..<3 { refused = min(refused, try BoardCommandTests.timedCheck(exercise, workspace).0) }
         #expect(refused - alone < allowance, "nothing listening slowed the check by \(refused - alone) s")
-        let board = try #require(try Self.progress(workspace)["board"] as? [String: Any])
+        let board = try #require(try BoardCommandTests.progress(workspace)["board"] as? [String: Any])
         #expect((board["pending"] as? [Any])?.count == 7)
 
         // The board comes back on that port: the next check (or, if the machine is too busy for
@@ -219,11 +221,12 @@ struct BoardCommandTests {
         defer { room.stop() }
         let back = try WorkshopBinary.run(["check", exercise.id], root: workspace.root, timeout: 120)
         #expect(back.stdout.split(separator: "\n").last?.hasPrefix("exercise \(exercise.id): ") == true)
-        try Self.deliver(workspace)
+        try BoardCommandTests.deliver(workspace)
         #expect(try room.board.keptReports() == 8)
         let cell = try #require(room.board.snapshot().learners.first?.cells.first)
         #expect(cell.checks == 8 && !cell.passed && cell.exercise == exercise.id)
-        let pending = try #require(try Self.progress(workspace)["board"] as? [String: Any])["pending"] as? [Any]
+        let pending =
+            try #require(try BoardCommandTests.progress(workspace)["board"] as? [String: Any])["pending"] as? [Any]
         #expect(pending?.isEmpty == true)
     }
 }
@@ -298,7 +301,7 @@ struct TimeSpentTests {
 }
 
 @Suite("A room of 20 learners on one board")
-struct BoardRoomTests {
+struct BoardRoomSlowTests {
     /// What the board should show for one learner and exercise.
     struct Expected: Equatable {
         var passed: Bool
@@ -308,10 +311,7 @@ struct BoardRoomTests {
 
     @Test(
         "3 learners check for real, 17 report over HTTP: the board's JSON has every row, cell, count and the stuck first",
-        .enabled(if: WorkshopBinary.isBuilt),
-        .enabled(
-            if: ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+        .enabled(if: WorkshopBinary.isBuilt))
     func twentyLearners() throws {
         let exercises = ExerciseCatalog.exercises
         let pure = Subject.pure
@@ -516,10 +516,7 @@ struct HostileBoardJoinTests {
 struct HostileBoardCheckSlowTests {
     @Test(
         "silent, 10 MB 500, escape sequences in a 403, a redirect loop: a check waits under 0.5 s for it, prints under 2 KB more, no control byte",
-        .enabled(if: WorkshopBinary.isBuilt),
-        .enabled(
-            if: ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1"))
+        .enabled(if: WorkshopBinary.isBuilt))
     func check() throws {
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

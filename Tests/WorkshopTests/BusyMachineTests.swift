@@ -10,7 +10,7 @@ import XCTest
 
 /// The checks hold on a busy machine: `workshop verify --busy-cores N` keeps N cores busy while
 /// it checks, and stops that load however it ends.
-final class BusyMachineTests: XCTestCase {
+final class BusyMachineSlowTests: XCTestCase {
     var workspace: TestWorkspace!
 
     override func setUpWithError() throws {
@@ -33,8 +33,6 @@ final class BusyMachineTests: XCTestCase {
 
     /// The same in three rounds, in the slow tier (CI runs it, within its 40 minutes).
     func testEveryReferencePassesAndEveryShippedFileFailsThreeTimesWithTwoBusyCores() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1", "slow tier: set SAKUSAKU_SLOW_TESTS=1")
         try proveUnderLoad(rounds: 3)
     }
 
@@ -97,9 +95,6 @@ final class BusyMachineTests: XCTestCase {
     }
 
     func testTheBusyLoadEndsWithVerifyHoweverItEnds() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         // It ends by itself.
         let done = try WorkshopBinary.run(["verify", Subject.pure.id, "--busy-cores", "2"], root: workspace.root)
         XCTAssertEqual(done.status, 0, done.stdout + done.stderr)

@@ -13,11 +13,8 @@ import XCTest
 /// an exercise whose checks record one (the catalog's trait "timeline"). As shipped its work is
 /// in the main lane, which is frozen; the reference's is in another lane. The picture is valid
 /// SVG and renders.
-final class CheckPictureTests: XCTestCase {
+final class CheckPictureSlowTests: XCTestCase {
     func testCheckDrawsYourRunBesideTheReference() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

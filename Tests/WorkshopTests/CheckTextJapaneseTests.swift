@@ -10,8 +10,9 @@ import XCTest
 /// text is written once, where the check is, in both languages (`localized("...", ja: "...")`,
 /// `Check(_:ja:wanted:ja:hint:)`), in `Sources/ExerciseChecks` and each exercise's `.meta`:
 /// every such text has its Japanese, with the same format specifiers.
-final class CheckTextJapaneseTests: XCTestCase {
-    static let slowTier = ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1"
+///
+/// What CheckTextJapaneseTests and CheckTextJapaneseSlowTests (the slow tier) share; no tests of its own.
+class CheckTextJapaneseCase: XCTestCase {
     /// Checked in the learner's suite: two of the lessons' own exercises (not a lettered second
     /// one), from the third on: a queue and gzip (the slow tier checks all the others).
     static var quick: [Exercise] {
@@ -77,29 +78,6 @@ final class CheckTextJapaneseTests: XCTestCase {
         return ordered.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    func testEveryCheckTextHasItsJapanese() throws {
-        let pairs = try Self.pairs()
-        XCTAssertGreaterThan(pairs.count, 300, "the scan found the checks' texts")
-        // (Every text has its Japanese by construction: ExerciseChecks has no English-only
-        // `localized`, so a check that leaves out `ja:` does not compile.)
-        let untranslated = pairs.filter { $0.english == $0.japanese && $0.english.contains(" ") }.map(\.place)
-        XCTAssertEqual(untranslated, [], "the same English on both sides")
-    }
-
-    func testTheJapaneseKeepsEveryFormatsArguments() throws {
-        for (english, japanese, place) in try Self.pairs() {
-            XCTAssertEqual(
-                Self.conversions(japanese), Self.conversions(english), "\(place): \(english) = \(japanese)")
-            // Code in backticks (a command to run) is not a sentence.
-            let prose = japanese.replacingOccurrences(of: "`[^`]*`", with: "``", options: .regularExpression)
-            XCTAssertTrue(EnglishSentences.lines(in: prose).isEmpty, "\(place): English left in: \(japanese)")
-            // Positional and plain specifiers do not mix in one format.
-            let positional = japanese.contains("$")
-            let plain = japanese.range(of: #"%[-+ 0#]*\d*(?:\.\d+)?[@df]"#, options: .regularExpression) != nil
-            XCTAssertFalse(positional && plain, "\(place): mixed specifiers: \(japanese)")
-        }
-    }
-
     // MARK: - The checks' output
 
     func checkSpeaksJapanese(_ exercises: [Exercise]) throws {
@@ -122,15 +100,41 @@ final class CheckTextJapaneseTests: XCTestCase {
             XCTAssertFalse(check.stdout.contains(first), "\(id) prints \(first) in English: \(check.stdout)")
         }
     }
+}
 
+final class CheckTextJapaneseTests: CheckTextJapaneseCase {
+    func testEveryCheckTextHasItsJapanese() throws {
+        let pairs = try Self.pairs()
+        XCTAssertGreaterThan(pairs.count, 300, "the scan found the checks' texts")
+        // (Every text has its Japanese by construction: ExerciseChecks has no English-only
+        // `localized`, so a check that leaves out `ja:` does not compile.)
+        let untranslated = pairs.filter { $0.english == $0.japanese && $0.english.contains(" ") }.map(\.place)
+        XCTAssertEqual(untranslated, [], "the same English on both sides")
+    }
+
+    func testTheJapaneseKeepsEveryFormatsArguments() throws {
+        for (english, japanese, place) in try Self.pairs() {
+            XCTAssertEqual(
+                Self.conversions(japanese), Self.conversions(english), "\(place): \(english) = \(japanese)")
+            // Code in backticks (a command to run) is not a sentence.
+            let prose = japanese.replacingOccurrences(of: "`[^`]*`", with: "``", options: .regularExpression)
+            XCTAssertTrue(EnglishSentences.lines(in: prose).isEmpty, "\(place): English left in: \(japanese)")
+            // Positional and plain specifiers do not mix in one format.
+            let positional = japanese.contains("$")
+            let plain = japanese.range(of: #"%[-+ 0#]*\d*(?:\.\d+)?[@df]"#, options: .regularExpression) != nil
+            XCTAssertFalse(positional && plain, "\(place): mixed specifiers: \(japanese)")
+        }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class CheckTextJapaneseSlowTests: CheckTextJapaneseCase {
     func testTheShippedFilesFailInJapanese() throws {
         // The slow tier: `WorkshopJapaneseOutputTests` and `JapaneseModeTests` check in Japanese quick.
-        try XCTSkipUnless(Self.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try checkSpeaksJapanese(Self.quick)
     }
 
     func testEveryExerciseFailsInJapanese() throws {
-        try XCTSkipUnless(Self.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let quick = Set(Self.quick.map(\.id))
         try checkSpeaksJapanese(Subject.all.filter { !quick.contains($0.id) })
     }
@@ -138,7 +142,6 @@ final class CheckTextJapaneseTests: XCTestCase {
     /// `--lang en` beats a Japanese locale in the check program too; `--lang ja` reaches it without one.
     func testTheLanguageFlagReachesTheCheckProgram() throws {
         // The slow tier: WorkshopJapaneseOutputTests checks with --lang ja and the locale quick.
-        try XCTSkipUnless(Self.slowTier, "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

@@ -8,7 +8,10 @@ import XCTest
 /// every function holding a TODO replaced by `fatalError()`, and the stub with those bodies
 /// emptied (a default return), fail `workshop check`, which ends with its verdict line and
 /// never crashes itself. (The stub as shipped fails too: `workshop verify` proves that in CI.)
-final class DeletedCodeTests: XCTestCase {
+///
+/// The slow tier (`swift test --filter SlowTests`); the transformation itself is checked in
+/// DeletedCodeTests.
+final class DeletedCodeSlowTests: XCTestCase {
     /// Whether this test process was built with `-sanitize=thread` (`swift test --sanitize=thread`).
     static let underThreadSanitizer: Bool = {
         #if os(Linux)
@@ -28,8 +31,6 @@ final class DeletedCodeTests: XCTestCase {
 
     func deletedCodeFails(_ id: String) throws {
         // 22 compiles and runs of the CLI, about 50 s on 2 cores: the slow tier.
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1", "slow tier: set SAKUSAKU_SLOW_TESTS=1")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         // What is tested is the learner's file and the CLI's verdict, both in child processes;
         // this process has no threads of its own to sanitize, and under the sanitizer every
@@ -58,7 +59,10 @@ final class DeletedCodeTests: XCTestCase {
                 "\(id) \(name): the last line is the verdict: \(verdict)\n\(check.stdout)")
         }
     }
+}
 
+/// The transformation DeletedCodeSlowTests applies to every exercise, on a made-up file.
+final class DeletedCodeTests: XCTestCase {
     func testTheTransformationReplacesOnlyBodiesWithATodo() {
         let source = """
             enum A {

@@ -10,11 +10,11 @@ final class EditorKitTests: XCTestCase {
     /// The repository opened in the editor: the file as shipped has no error; a type error
     /// planted in it gets one, on its line; go-to-definition lands in Sources/LessonNNKit.
     func testTheEditorTypeChecksAnExerciseFileAgainstItsLessonsLibrary() throws {
-        let lsp = try EditorTests.client(workspace: EditorTests.root)
+        let lsp = try EditorCase.client(workspace: EditorCase.root)
         defer { lsp.close() }
         let exercise = Subject.usesItsKit
         let lesson = try XCTUnwrap(exercise.lesson)
-        let (uri, shipped) = EditorTests.exercise(exercise)
+        let (uri, shipped) = EditorCase.exercise(exercise)
 
         try lsp.open(uri, text: shipped)
         XCTAssertEqual(try lsp.errors(uri), [], "the file as shipped type-checks")
@@ -27,7 +27,7 @@ final class EditorKitTests: XCTestCase {
             errors.contains { $0.line == plantedLine }, "an error on the planted line \(plantedLine + 1): \(errors)")
 
         // Go to the definition of the first type the kit declares that the file uses.
-        let kit = EditorTests.root.appendingPathComponent("Sources/Lesson\(lesson)Kit")
+        let kit = EditorCase.root.appendingPathComponent("Sources/Lesson\(lesson)Kit")
         let kitFiles = try FileManager.default.contentsOfDirectory(atPath: kit.path).filter { $0.hasSuffix(".swift") }
         let declared = try kitFiles.flatMap { file -> [String] in
             let text = try String(contentsOf: kit.appendingPathComponent(file), encoding: .utf8)

@@ -10,7 +10,9 @@ import XCTest
 /// while `swift build` never compiles the file. Spoken to here over JSON-RPC on stdio, as an
 /// editor does. The file's text is sent from the copies in Tests/ExerciseFiles (the learner's
 /// file on disk is never read), under the learner's file's name, which decides the flags.
-final class EditorTests: XCTestCase {
+///
+/// What EditorSlowTests and EditorKitTests share; no tests of its own.
+class EditorCase: XCTestCase {
     static let root = ExerciseRoot.builtFrom
 
     /// sourcekit-lsp beside the `swift` on PATH, or nil.
@@ -43,11 +45,12 @@ final class EditorTests: XCTestCase {
         let shipped = try? ShippedFiles.contents(exercise, exercise.files[0], root: Self.root)
         return (file.absoluteString, shipped.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
+}
 
+/// The slow tier (`swift test --filter SlowTests`).
+final class EditorSlowTests: EditorCase {
     /// Every exercise file as shipped, with Exercises/ opened on its own: no error anywhere.
     func testEveryShippedExerciseFileTypeChecksInTheEditor() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1", "slow tier: set SAKUSAKU_SLOW_TESTS=1")
         let lsp = try Self.client(workspace: Self.root.appendingPathComponent("Exercises"))
         defer { lsp.close() }
         for exercise in ExerciseCatalog.exercises {

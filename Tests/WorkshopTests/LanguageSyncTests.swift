@@ -97,14 +97,6 @@ struct LanguageSyncTests {
         }
     }
 
-    /// The slow tier: a `--help` run per distinct line (CI runs it).
-    @Test(.enabled(if: SlowTier.isEnabled, Comment(rawValue: SlowTier.skipReason)))
-    func everyJapaneseSwiftRunLineParsesWithTheCurrentFlags() throws {
-        let commands = try LessonCommandsTests.commands(in: "Lessons/ja")
-        #expect(commands.count >= 10, "\(commands)")
-        try LessonCommandsTests.expectEveryCommandParses(commands)
-    }
-
     /// The glossary: a Markdown table of at least 20 terms, each with its English and an API name.
     @Test func theGlossaryHasItsTerms() throws {
         let rows = try Self.text("Lessons/ja/glossary.md").split(separator: "\n")
@@ -120,5 +112,15 @@ struct LanguageSyncTests {
         for term in ["メインスレッド", "ランループ", "キュー", "並列度", "キャンセル", "アップサート", "制約", "再検証"] {
             #expect(rows.contains { $0.hasPrefix("| " + term) }, "the glossary has no row for \(term)")
         }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`): the Japanese texts' quoted lines run.
+struct LanguageSyncSlowTests {
+    /// The slow tier: a `--help` run per distinct line (CI runs it).
+    @Test func everyJapaneseSwiftRunLineParsesWithTheCurrentFlags() throws {
+        let commands = try LessonCommandsTests.commands(in: "Lessons/ja")
+        #expect(commands.count >= 10, "\(commands)")
+        try LessonCommandsTests.expectEveryCommandParses(commands)
     }
 }

@@ -7,7 +7,9 @@ import XCTest
 /// The learner's commands beyond check and hint, on the built binary and a throwaway
 /// workspace of the files as shipped: solution (only once passed), --edit, reset --all, next,
 /// list --json, and the verdict line that ends every check.
-final class LearnerCommandsTests: XCTestCase {
+///
+/// What LearnerCommandsTests and LearnerCommandsSlowTests (the slow tier) share; no tests of its own.
+class LearnerCommandsCase: XCTestCase {
     var workspace: TestWorkspace!
 
     override func setUpWithError() throws {
@@ -33,6 +35,17 @@ final class LearnerCommandsTests: XCTestCase {
         return (lines.firstIndex { $0.contains("TODO") } ?? -1) + 1
     }
 
+    /// A fake editor that writes its arguments to a file.
+    func fakeEditor() throws -> (command: String, log: String) {
+        let log = workspace.path("editor.log")
+        let script = workspace.path("fake-editor.sh")
+        try workspace.write("fake-editor.sh", Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(log)'\n".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        return (script, log)
+    }
+}
+
+final class LearnerCommandsTests: LearnerCommandsCase {
     func testSolutionStaysHiddenUntilTheExercisePassesThenShowsTheReferenceAndTheDiff() throws {
         let exercise = Subject.pure
         let id = exercise.id
@@ -126,15 +139,6 @@ final class LearnerCommandsTests: XCTestCase {
         }
     }
 
-    /// A fake editor that writes its arguments to a file.
-    func fakeEditor() throws -> (command: String, log: String) {
-        let log = workspace.path("editor.log")
-        let script = workspace.path("fake-editor.sh")
-        try workspace.write("fake-editor.sh", Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(log)'\n".utf8))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
-        return (script, log)
-    }
-
     func testEditOpensTheCurrentFileAtItsFirstTodo() throws {
         let editor = try fakeEditor()
         let iconLoader = Subject.ordinary[0]
@@ -165,60 +169,6 @@ final class LearnerCommandsTests: XCTestCase {
         let missing = try run(["--edit-cmd", "no-such-editor-anywhere"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("no-such-editor-anywhere` did not run"), missing.stderr)
-    }
-
-    func testResetAllRestoresEveryChangedFileAndBacksEachUp() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
-        let changed = [Subject.ordinary[0], Subject.dataRace]
-        var learners: [String: Data] = [:]
-        for exercise in changed {
-            let mine = Data("// my attempt at \(exercise.id)\n".utf8) + workspace.contents(exercise.paths[0])!
-            try workspace.write(exercise.paths[0], mine)
-            learners[exercise.id] = mine
-        }
-        let gone = Subject.ordinary[1]
-        let first = changed[0].id
-        try FileManager.default.removeItem(atPath: workspace.path(gone.paths[0]))
-
-        // Two hints of the first seen: after reset --all, hints start over.
-        XCTAssertEqual(try run(["hint", first]).status, 0)
-        XCTAssertEqual(try run(["hint", first]).status, 0)
-        XCTAssertEqual(try run(["reset", first, "--all"]).status, 64, "one exercise or --all")
-        let refused = try run(["reset", "--all"])
-        XCTAssertEqual(refused.status, 1, "no terminal to ask, no --yes")
-        XCTAssertTrue(refused.stderr.contains("workshop reset --all --yes"), refused.stderr)
-        XCTAssertEqual(workspace.contents(changed[0].paths[0]), learners[first])
-
-        let reset = try run(["reset", "--all", "--yes"])
-        XCTAssertEqual(reset.status, 0, reset.stdout + reset.stderr)
-        for exercise in ExerciseCatalog.exercises {
-            XCTAssertEqual(
-                workspace.contents(exercise.paths[0]),
-                try workspace.shipped(exercise), exercise.id)
-        }
-        let backups = try FileManager.default.subpathsOfDirectory(atPath: workspace.path(".workshop-backups"))
-            .filter { $0.hasSuffix(".swift") }.sorted()
-        XCTAssertEqual(backups.count, 2, "\(backups)")
-        XCTAssertEqual(
-            Set(backups.map { workspace.contents(".workshop-backups/" + $0) }),
-            Set(changed.map { learners[$0.id] }))
-        // One line per file: where it is, where the learner's version went.
-        let lines = reset.stdout.split(separator: "\n").map(String.init)
-        for (exercise, backup) in zip(changed, backups) {
-            let line = try XCTUnwrap(lines.first { $0.contains(exercise.paths[0] + ":") }, reset.stdout)
-            XCTAssertTrue(line.contains(".workshop-backups/" + backup), "\(line)")
-            XCTAssertFalse(line.contains(backups.first { $0 != backup } ?? "-"), "one file per line: \(line)")
-        }
-        XCTAssertTrue(
-            lines.contains { $0.contains(gone.paths[0] + ":") && $0.contains("(it was missing)") }, reset.stdout)
-        XCTAssertTrue(lines[0].contains("Restored 3 files as shipped; hints start over"), reset.stdout)
-        let listed = try JSONSerialization.jsonObject(with: Data(try run(["list", "--json"]).stdout.utf8))
-        let entries = (listed as? [String: Any])?["exercises"] as? [[String: Any]] ?? []
-        XCTAssertEqual(entries.first { $0["id"] as? String == first }?["hintsShown"] as? Int, 0, "hints start over")
-        XCTAssertTrue(try run(["list"]).stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"))
-        XCTAssertTrue(try run(["reset", "--all", "--yes"]).stdout.contains("Nothing to do."))
     }
 
     /// On a terminal (faked with util-linux `script`), `reset --all` asks once, in the
@@ -255,60 +205,6 @@ final class LearnerCommandsTests: XCTestCase {
         XCTAssertEqual(next.status, 0, next.stderr)
         XCTAssertTrue(next.stdout.hasPrefix("Exercise \(expected.id): \(expected.title)"), next.stdout)
         XCTAssertTrue(try run(["list"]).stdout.contains("\n> \(expected.id) "))
-    }
-
-    /// After the last one (passed), around to the first not passed. Slow tier: the last exercise's
-    /// check builds a sanitized program too.
-    func testNextWrapsAroundAfterTheLastExercise() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
-        let all = Subject.all
-        let last = try XCTUnwrap(ExerciseCatalog.exercises.last)
-        try workspace.solve(last)
-        XCTAssertEqual(try run(["check", last.id]).status, 0)
-        let again = try run(["next"])
-        XCTAssertTrue(again.stdout.hasPrefix("Exercise \(all[0].id): "), again.stdout)
-    }
-
-    /// One notion of next: after `reset --all` (and at any other time) `workshop next` opens what
-    /// `list` calls next. Before, list said the current exercise and next opened the one after it.
-    func testNextOpensWhatListCallsNextAlsoAfterResetAll() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
-        let all = Subject.all
-        for exercise in all.prefix(3) {
-            try workspace.solve(exercise)
-            XCTAssertEqual(try run(["check", exercise.id]).status, 0, exercise.id)
-        }
-        XCTAssertEqual(try run(["start", all[3].id]).status, 0)
-        func listed() throws -> String {
-            let list = try run(["list"])
-            let line = try XCTUnwrap(list.stdout.split(separator: "\n").last.map(String.init), list.stdout)
-            return try XCTUnwrap(
-                line.firstMatch(of: /[Ee]xercise ([0-9R][0-9a-z]*)[,:]/).map { String($0.1) }
-                    ?? line.firstMatch(of: /exercise ([0-9R][0-9a-z]*) \(/).map { String($0.1) }, line)
-        }
-        func opened() throws -> String {
-            let next = try run(["next"])
-            XCTAssertEqual(next.status, 0, next.stderr)
-            return try XCTUnwrap(
-                next.stdout.firstMatch(of: /^Exercise ([0-9R][0-9a-z]*):/).map { String($0.1) }, next.stdout)
-        }
-        // The fourth is current and not done: both say it.
-        XCTAssertEqual(try listed(), all[3].id)
-        XCTAssertEqual(try opened(), all[3].id)
-        // Every exercise back as shipped: both start over from the first one.
-        XCTAssertEqual(try run(["reset", "--all", "--yes"]).status, 0)
-        let afterReset = try listed()
-        XCTAssertEqual(afterReset, all[0].id)
-        XCTAssertEqual(try opened(), afterReset)
-        // The first passes and is current: both name the next one not passed.
-        try workspace.solve(all[0])
-        XCTAssertEqual(try run(["check", all[0].id]).status, 0)
-        XCTAssertEqual(try listed(), all[1].id)
-        XCTAssertEqual(try opened(), all[1].id)
     }
 
     /// The hint a failed check names is one command away (`hint NN 4`), and `--all` shows them all.
@@ -363,5 +259,107 @@ final class LearnerCommandsTests: XCTestCase {
             XCTAssertTrue(byId[Subject.dataRace.id]?["lesson"] is NSNull, "no lesson: null")
             XCTAssertEqual(exercises.filter { $0["current"] as? Bool == true }.count, 1)
         }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class LearnerCommandsSlowTests: LearnerCommandsCase {
+    func testResetAllRestoresEveryChangedFileAndBacksEachUp() throws {
+        let changed = [Subject.ordinary[0], Subject.dataRace]
+        var learners: [String: Data] = [:]
+        for exercise in changed {
+            let mine = Data("// my attempt at \(exercise.id)\n".utf8) + workspace.contents(exercise.paths[0])!
+            try workspace.write(exercise.paths[0], mine)
+            learners[exercise.id] = mine
+        }
+        let gone = Subject.ordinary[1]
+        let first = changed[0].id
+        try FileManager.default.removeItem(atPath: workspace.path(gone.paths[0]))
+
+        // Two hints of the first seen: after reset --all, hints start over.
+        XCTAssertEqual(try run(["hint", first]).status, 0)
+        XCTAssertEqual(try run(["hint", first]).status, 0)
+        XCTAssertEqual(try run(["reset", first, "--all"]).status, 64, "one exercise or --all")
+        let refused = try run(["reset", "--all"])
+        XCTAssertEqual(refused.status, 1, "no terminal to ask, no --yes")
+        XCTAssertTrue(refused.stderr.contains("workshop reset --all --yes"), refused.stderr)
+        XCTAssertEqual(workspace.contents(changed[0].paths[0]), learners[first])
+
+        let reset = try run(["reset", "--all", "--yes"])
+        XCTAssertEqual(reset.status, 0, reset.stdout + reset.stderr)
+        for exercise in ExerciseCatalog.exercises {
+            XCTAssertEqual(
+                workspace.contents(exercise.paths[0]),
+                try workspace.shipped(exercise), exercise.id)
+        }
+        let backups = try FileManager.default.subpathsOfDirectory(atPath: workspace.path(".workshop-backups"))
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        XCTAssertEqual(backups.count, 2, "\(backups)")
+        XCTAssertEqual(
+            Set(backups.map { workspace.contents(".workshop-backups/" + $0) }),
+            Set(changed.map { learners[$0.id] }))
+        // One line per file: where it is, where the learner's version went.
+        let lines = reset.stdout.split(separator: "\n").map(String.init)
+        for (exercise, backup) in zip(changed, backups) {
+            let line = try XCTUnwrap(lines.first { $0.contains(exercise.paths[0] + ":") }, reset.stdout)
+            XCTAssertTrue(line.contains(".workshop-backups/" + backup), "\(line)")
+            XCTAssertFalse(line.contains(backups.first { $0 != backup } ?? "-"), "one file per line: \(line)")
+        }
+        XCTAssertTrue(
+            lines.contains { $0.contains(gone.paths[0] + ":") && $0.contains("(it was missing)") }, reset.stdout)
+        XCTAssertTrue(lines[0].contains("Restored 3 files as shipped; hints start over"), reset.stdout)
+        let listed = try JSONSerialization.jsonObject(with: Data(try run(["list", "--json"]).stdout.utf8))
+        let entries = (listed as? [String: Any])?["exercises"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.first { $0["id"] as? String == first }?["hintsShown"] as? Int, 0, "hints start over")
+        XCTAssertTrue(try run(["list"]).stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"))
+        XCTAssertTrue(try run(["reset", "--all", "--yes"]).stdout.contains("Nothing to do."))
+    }
+
+    /// After the last one (passed), around to the first not passed. Slow tier: the last exercise's
+    /// check builds a sanitized program too.
+    func testNextWrapsAroundAfterTheLastExercise() throws {
+        let all = Subject.all
+        let last = try XCTUnwrap(ExerciseCatalog.exercises.last)
+        try workspace.solve(last)
+        XCTAssertEqual(try run(["check", last.id]).status, 0)
+        let again = try run(["next"])
+        XCTAssertTrue(again.stdout.hasPrefix("Exercise \(all[0].id): "), again.stdout)
+    }
+
+    /// One notion of next: after `reset --all` (and at any other time) `workshop next` opens what
+    /// `list` calls next. Before, list said the current exercise and next opened the one after it.
+    func testNextOpensWhatListCallsNextAlsoAfterResetAll() throws {
+        let all = Subject.all
+        for exercise in all.prefix(3) {
+            try workspace.solve(exercise)
+            XCTAssertEqual(try run(["check", exercise.id]).status, 0, exercise.id)
+        }
+        XCTAssertEqual(try run(["start", all[3].id]).status, 0)
+        func listed() throws -> String {
+            let list = try run(["list"])
+            let line = try XCTUnwrap(list.stdout.split(separator: "\n").last.map(String.init), list.stdout)
+            return try XCTUnwrap(
+                line.firstMatch(of: /[Ee]xercise ([0-9R][0-9a-z]*)[,:]/).map { String($0.1) }
+                    ?? line.firstMatch(of: /exercise ([0-9R][0-9a-z]*) \(/).map { String($0.1) }, line)
+        }
+        func opened() throws -> String {
+            let next = try run(["next"])
+            XCTAssertEqual(next.status, 0, next.stderr)
+            return try XCTUnwrap(
+                next.stdout.firstMatch(of: /^Exercise ([0-9R][0-9a-z]*):/).map { String($0.1) }, next.stdout)
+        }
+        // The fourth is current and not done: both say it.
+        XCTAssertEqual(try listed(), all[3].id)
+        XCTAssertEqual(try opened(), all[3].id)
+        // Every exercise back as shipped: both start over from the first one.
+        XCTAssertEqual(try run(["reset", "--all", "--yes"]).status, 0)
+        let afterReset = try listed()
+        XCTAssertEqual(afterReset, all[0].id)
+        XCTAssertEqual(try opened(), afterReset)
+        // The first passes and is current: both name the next one not passed.
+        try workspace.solve(all[0])
+        XCTAssertEqual(try run(["check", all[0].id]).status, 0)
+        XCTAssertEqual(try listed(), all[1].id)
+        XCTAssertEqual(try opened(), all[1].id)
     }
 }

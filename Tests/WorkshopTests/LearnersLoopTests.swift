@@ -7,11 +7,8 @@ import XCTest
 /// The learner's loop, end to end, on a throwaway workspace: every exercise solved (with its
 /// reference) turns every check and command green; then one file that no longer compiles
 /// leaves `list`, `hint`, `solution` and `reset` working, and `check` shows the compiler's error.
-final class LearnersLoopTests: XCTestCase {
+final class LearnersLoopSlowTests: XCTestCase {
     func testSolveEverythingThenBreakOneFile() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

@@ -40,12 +40,6 @@ struct LessonCommandsTests {
         #expect(commands.contains { $0.product == "workshop" })
     }
 
-    /// The slow tier: a `--help` run per distinct line (CI runs it).
-    @Test(.enabled(if: SlowTier.isEnabled, Comment(rawValue: SlowTier.skipReason)))
-    func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
-        try Self.expectEveryCommandParses(Self.commands())
-    }
-
     /// `--help` of each distinct command line of the English and the Japanese texts (310 lines, 112
     /// distinct), run once for both tests that check them: the first test to ask runs them all,
     /// the other waits for the same `static let` (each run is a process; 310 took 18 s).
@@ -137,6 +131,14 @@ struct LessonCommandsTests {
             }
         }
         return problems
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`): every quoted line of the English texts runs.
+struct LessonCommandsSlowTests {
+    /// The slow tier: a `--help` run per distinct line (CI runs it).
+    @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
+        try LessonCommandsTests.expectEveryCommandParses(LessonCommandsTests.commands())
     }
 }
 

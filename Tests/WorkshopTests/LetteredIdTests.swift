@@ -7,7 +7,7 @@ import XCTest
 /// A lesson's second exercise ("NNa") is typed like the first: every command takes "NNa",
 /// "3a" or "03A", and the learner's loop works on it (start, hint, check, solution, reset,
 /// watch, verify). Driven on a throwaway workspace of the files as shipped.
-final class LetteredIdTests: XCTestCase {
+final class LetteredIdSlowTests: XCTestCase {
     var workspace: TestWorkspace!
 
     override func setUpWithError() throws {
@@ -24,9 +24,6 @@ final class LetteredIdTests: XCTestCase {
     }
 
     func testEveryCommandTakesALetteredId() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let exercise = Subject.lettered
         let id = exercise.id
         // As a learner types it: without the leading zero, in either case ("9a", "09A").

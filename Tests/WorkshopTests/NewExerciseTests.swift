@@ -7,11 +7,8 @@ import XCTest
 /// A new folder under Exercises/ (the learner's file, its texts, and `.meta` with exercise.json,
 /// driver.swift, checks.swift and the reference), written by hand, is picked up by `list`,
 /// `check` and `verify` with no edit anywhere else.
-final class NewExerciseTests: XCTestCase {
+final class NewExerciseSlowTests: XCTestCase {
     func testANewFolderIsPickedUpByListCheckAndVerify() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
         defer { workspace.remove() }

@@ -9,7 +9,7 @@ import XCTest
 /// `--lang ja` the lesson itself speaks Japanese too. Each step ends with one takeaway, its
 /// section's from the text (the program's own is left out), and the step's banner stays at the
 /// top while the run's output, longer than the pane, scrolls below it.
-final class PresentTmuxTests: XCTestCase {
+final class PresentTmuxSlowTests: XCTestCase {
     /// Short runs, but each request a second: step 2's run must still be going when the test,
     /// having seen it start, presses Ctrl-C (sent together with the key that starts it, the
     /// Ctrl-C could land before the run or after it on a busy machine: a race, not a test).
@@ -54,9 +54,6 @@ final class PresentTmuxTests: XCTestCase {
     }
 
     func present(language: String, file: String, screen: Screen) throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         try XCTSkipUnless(
             Tmux.isInstalled, "tmux is not installed (bash .ci/setup --extras installs it): nothing to drive a terminal"
@@ -173,9 +170,9 @@ struct Tmux {
         return (try? run(["capture-pane", "-p", "-t", session] + range))?.stdout ?? ""
     }
 
-    /// Polls the pane until `seen` holds; fails with what the screen showed after `PresentTmuxTests.patience` seconds.
+    /// Polls the pane until `seen` holds; fails with what the screen showed after `PresentTmuxSlowTests.patience` seconds.
     func waitForScreen(_ what: String, history: Bool = false, _ seen: (String) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(PresentTmuxTests.patience)
+        let deadline = Date().addingTimeInterval(PresentTmuxSlowTests.patience)
         while Date() < deadline {
             if seen(capture(history: history)) { return }
             Thread.sleep(forTimeInterval: 0.1)

@@ -6,7 +6,9 @@ import XCTest
 
 /// Progress is only a cache of what the checks said: a corrupt or missing progress file is
 /// rebuilt from the checks (never a crash), and `git stash` / `git pull` lose nothing.
-final class ProgressSurvivalTests: XCTestCase {
+///
+/// What ProgressSurvivalTests and ProgressSurvivalSlowTests (the slow tier) share; no tests of its own.
+class ProgressSurvivalCase: XCTestCase {
     var workspace: TestWorkspace!
 
     override func setUpWithError() throws {
@@ -27,47 +29,6 @@ final class ProgressSurvivalTests: XCTestCase {
             .split(separator: " ").last.map(String.init)
     }
 
-    func testACorruptProgressFileIsRebuiltFromTheChecks() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
-        let (pure, tried, hinted) = (Subject.pure, Subject.ordinary[0], Subject.ordinary[1])
-        try workspace.solve(pure)
-        XCTAssertEqual(try run(["check", pure.id]).status, 0)
-        // One changed but not solved: it is checked again too, and fails.
-        try workspace.write(tried.paths[0], Data(("// tried\n" + workspace.text(tried.paths[0])).utf8))
-        XCTAssertEqual(try run(["hint", hinted.id]).status, 0)
-        let good = workspace.text(".workshop-progress")
-        XCTAssertTrue(good.contains("\"hintsShown\" : 1"), good)
-
-        let truncated = String(good.prefix(good.count / 2))
-        for garbage in ["{not json", "{\"exercises\": 5}", "[]", "", truncated, "\u{FF}\u{FE}binary"] {
-            try workspace.write(".workshop-progress", Data(garbage.utf8))
-            let list = try run(["list"])
-            XCTAssertEqual(list.status, 0, "\(garbage): \(list.stderr)")
-            XCTAssertFalse(list.signaled)
-            XCTAssertTrue(list.stderr.contains(".workshop-progress could not be read"), "\(garbage): \(list.stderr)")
-            XCTAssertTrue(list.stderr.contains("rebuilding it from the checks"), list.stderr)
-            XCTAssertEqual(workspace.text(".workshop-progress.unreadable"), garbage)
-            XCTAssertTrue(list.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
-            XCTAssertEqual(status(pure.id, in: list.stdout), "done", list.stdout)
-            XCTAssertEqual(status(tried.id, in: list.stdout), "failing", list.stdout)
-            XCTAssertEqual(status(hinted.id, in: list.stdout), "started", "untouched: not started\n\(list.stdout)")
-            // Rebuilt and saved: the next command reads it without a word, and counts on.
-            let saved = try XCTUnwrap(workspace.contents(".workshop-progress"))
-            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: saved), "rebuilt as JSON")
-            let hint = try run(["hint", hinted.id])
-            XCTAssertEqual(hint.stderr, "")
-            XCTAssertTrue(hint.stdout.contains("(1 of \(hinted.hints))"), "hint counts start again: \(hint.stdout)")
-        }
-
-        // A deleted progress file is rebuilt the same way, quietly.
-        try FileManager.default.removeItem(atPath: workspace.path(".workshop-progress"))
-        let list = try run(["list"])
-        XCTAssertEqual(list.status, 0, list.stderr)
-        XCTAssertEqual(status(pure.id, in: list.stdout), "done", list.stdout)
-    }
-
     func git(_ arguments: [String], in folder: URL) throws -> Subprocess.Outcome {
         let outcome = try Subprocess.run(
             "git", ["-c", "user.name=Learner", "-c", "user.email=learner@example.com"] + arguments,
@@ -75,7 +36,9 @@ final class ProgressSurvivalTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, "git \(arguments): \(outcome.stderr)")
         return outcome
     }
+}
 
+final class ProgressSurvivalTests: ProgressSurvivalCase {
     func testProgressSurvivesGitStashAndGitPull() throws {
         try XCTSkipUnless(
             (try? Subprocess.run("git", ["--version"], timeout: 30))?.succeeded == true, "git is not installed")
@@ -119,5 +82,46 @@ final class ProgressSurvivalTests: XCTestCase {
         XCTAssertEqual(status(id, in: after.stdout), "done", after.stdout)
         XCTAssertTrue(after.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), after.stdout)
         XCTAssertEqual(after.stderr, "")
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class ProgressSurvivalSlowTests: ProgressSurvivalCase {
+    func testACorruptProgressFileIsRebuiltFromTheChecks() throws {
+        let (pure, tried, hinted) = (Subject.pure, Subject.ordinary[0], Subject.ordinary[1])
+        try workspace.solve(pure)
+        XCTAssertEqual(try run(["check", pure.id]).status, 0)
+        // One changed but not solved: it is checked again too, and fails.
+        try workspace.write(tried.paths[0], Data(("// tried\n" + workspace.text(tried.paths[0])).utf8))
+        XCTAssertEqual(try run(["hint", hinted.id]).status, 0)
+        let good = workspace.text(".workshop-progress")
+        XCTAssertTrue(good.contains("\"hintsShown\" : 1"), good)
+
+        let truncated = String(good.prefix(good.count / 2))
+        for garbage in ["{not json", "{\"exercises\": 5}", "[]", "", truncated, "\u{FF}\u{FE}binary"] {
+            try workspace.write(".workshop-progress", Data(garbage.utf8))
+            let list = try run(["list"])
+            XCTAssertEqual(list.status, 0, "\(garbage): \(list.stderr)")
+            XCTAssertFalse(list.signaled)
+            XCTAssertTrue(list.stderr.contains(".workshop-progress could not be read"), "\(garbage): \(list.stderr)")
+            XCTAssertTrue(list.stderr.contains("rebuilding it from the checks"), list.stderr)
+            XCTAssertEqual(workspace.text(".workshop-progress.unreadable"), garbage)
+            XCTAssertTrue(list.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
+            XCTAssertEqual(status(pure.id, in: list.stdout), "done", list.stdout)
+            XCTAssertEqual(status(tried.id, in: list.stdout), "failing", list.stdout)
+            XCTAssertEqual(status(hinted.id, in: list.stdout), "started", "untouched: not started\n\(list.stdout)")
+            // Rebuilt and saved: the next command reads it without a word, and counts on.
+            let saved = try XCTUnwrap(workspace.contents(".workshop-progress"))
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: saved), "rebuilt as JSON")
+            let hint = try run(["hint", hinted.id])
+            XCTAssertEqual(hint.stderr, "")
+            XCTAssertTrue(hint.stdout.contains("(1 of \(hinted.hints))"), "hint counts start again: \(hint.stdout)")
+        }
+
+        // A deleted progress file is rebuilt the same way, quietly.
+        try FileManager.default.removeItem(atPath: workspace.path(".workshop-progress"))
+        let list = try run(["list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(status(pure.id, in: list.stdout), "done", list.stdout)
     }
 }

@@ -7,7 +7,9 @@ import XCTest
 /// Drives the built `workshop` binary against throwaway workspaces made of the files as
 /// shipped (`TestWorkspace`), never the learner's. XCTest runs these one after another: the
 /// checks they start measure freezes that a neighbouring compile would disturb.
-final class WorkshopCLITests: XCTestCase {
+///
+/// What WorkshopCLITests and WorkshopCLISlowTests (the slow tier) share; no tests of its own.
+class WorkshopCLICase: XCTestCase {
     var workspace: TestWorkspace!
     // The examples (see `Subject`): picked by what they are, never by id.
     let first = Subject.all[0]
@@ -36,46 +38,9 @@ final class WorkshopCLITests: XCTestCase {
             $0.dropFirst(2).hasPrefix(id + " ")
         }
     }
+}
 
-    func testListShowsStatusesProgressAndTheCurrentExercise() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
-        let fresh = try run([])
-        XCTAssertEqual(fresh.status, 0, fresh.stderr)
-        XCTAssertTrue(fresh.stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"), fresh.stdout)
-        for exercise in ExerciseCatalog.exercises {
-            XCTAssertEqual(row(exercise.id, in: fresh.stdout)?.hasSuffix("not started"), true, fresh.stdout)
-        }
-        // Before anything was checked, the current exercise is the first one.
-        XCTAssertEqual(row(first.id, in: fresh.stdout)?.hasPrefix("> \(first.id)"), true, fresh.stdout)
-        XCTAssertFalse(fresh.stdout.contains("\u{1B}["), "NO_COLOR and no terminal: no escape codes")
-
-        try workspace.solve(dataRace)
-        let check = try run(["check", dataRace.id])
-        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
-        XCTAssertTrue(
-            check.stdout.hasSuffix("All \(dataRace.checks.count + 1) checks pass.\nexercise \(dataRace.id) passed\n"),
-            check.stdout)
-        let list = try run(["list"])
-        XCTAssertTrue(list.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
-        XCTAssertEqual(
-            row(dataRace.id, in: list.stdout)?.hasPrefix("> \(dataRace.id)"), true,
-            "the last checked is current: \(list.stdout)")
-        XCTAssertEqual(row(dataRace.id, in: list.stdout)?.hasSuffix("done"), true, list.stdout)
-        XCTAssertEqual(row(first.id, in: list.stdout)?.hasPrefix("  \(first.id)"), true, list.stdout)
-        let after = Subject.after(dataRace).id
-        XCTAssertTrue(list.stdout.contains("Exercise \(dataRace.id) is done. Next: exercise \(after)"), list.stdout)
-
-        // A failed check turns "not started" into "failing", and makes that exercise the current one.
-        let failed = try run(["check", failing.id])
-        XCTAssertEqual(failed.status, 1, failed.stdout)
-        XCTAssertTrue(failed.stdout.contains("FAIL  \(failing.failsAsShipped[0])"), failed.stdout)
-        let again = try run(["list"])
-        XCTAssertEqual(row(failing.id, in: again.stdout)?.hasSuffix("failing"), true, again.stdout)
-        XCTAssertEqual(row(failing.id, in: again.stdout)?.hasPrefix("> \(failing.id)"), true, again.stdout)
-    }
-
+final class WorkshopCLITests: WorkshopCLICase {
     /// On a terminal (faked with util-linux `script`) there is colour, unless NO_COLOR is set.
     func testColourOnlyOnATerminalAndNeverWithNoColor() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no util-linux script")
@@ -237,12 +202,48 @@ final class WorkshopCLITests: XCTestCase {
             japanese.stdout.split(separator: "\n").last,
             "演習 \(exercise.id): \(exercise.checks.count + 1) 件中 1 件のチェックが失敗、\(exercise.checks.count) 件は未実行")
     }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class WorkshopCLISlowTests: WorkshopCLICase {
+    func testListShowsStatusesProgressAndTheCurrentExercise() throws {
+        let fresh = try run([])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertTrue(fresh.stdout.contains("0 of \(ExerciseCatalog.exercises.count) exercises done"), fresh.stdout)
+        for exercise in ExerciseCatalog.exercises {
+            XCTAssertEqual(row(exercise.id, in: fresh.stdout)?.hasSuffix("not started"), true, fresh.stdout)
+        }
+        // Before anything was checked, the current exercise is the first one.
+        XCTAssertEqual(row(first.id, in: fresh.stdout)?.hasPrefix("> \(first.id)"), true, fresh.stdout)
+        XCTAssertFalse(fresh.stdout.contains("\u{1B}["), "NO_COLOR and no terminal: no escape codes")
+
+        try workspace.solve(dataRace)
+        let check = try run(["check", dataRace.id])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertTrue(
+            check.stdout.hasSuffix("All \(dataRace.checks.count + 1) checks pass.\nexercise \(dataRace.id) passed\n"),
+            check.stdout)
+        let list = try run(["list"])
+        XCTAssertTrue(list.stdout.contains("1 of \(ExerciseCatalog.exercises.count) exercises done"), list.stdout)
+        XCTAssertEqual(
+            row(dataRace.id, in: list.stdout)?.hasPrefix("> \(dataRace.id)"), true,
+            "the last checked is current: \(list.stdout)")
+        XCTAssertEqual(row(dataRace.id, in: list.stdout)?.hasSuffix("done"), true, list.stdout)
+        XCTAssertEqual(row(first.id, in: list.stdout)?.hasPrefix("  \(first.id)"), true, list.stdout)
+        let after = Subject.after(dataRace).id
+        XCTAssertTrue(list.stdout.contains("Exercise \(dataRace.id) is done. Next: exercise \(after)"), list.stdout)
+
+        // A failed check turns "not started" into "failing", and makes that exercise the current one.
+        let failed = try run(["check", failing.id])
+        XCTAssertEqual(failed.status, 1, failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("FAIL  \(failing.failsAsShipped[0])"), failed.stdout)
+        let again = try run(["list"])
+        XCTAssertEqual(row(failing.id, in: again.stdout)?.hasSuffix("failing"), true, again.stdout)
+        XCTAssertEqual(row(failing.id, in: again.stdout)?.hasPrefix("> \(failing.id)"), true, again.stdout)
+    }
 
     func testVerifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
-        // Two of them (TwoWayProofTests proves every exercise both ways; CI runs the whole verify).
+        // Two of them (TwoWayProofSlowTests proves every exercise both ways; CI runs the whole verify).
         let two = Subject.all.filter { $0.id == gone.id || $0.id == pure.id }
         let clean = try run(["verify"] + two.map(\.id))
         XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
@@ -271,9 +272,6 @@ final class WorkshopCLITests: XCTestCase {
     }
 
     func testWatchChecksAgainWhenTheFileChangesAndMovesOn() throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["SAKUSAKU_SLOW_TESTS"] == "1",
-            "slow tier: set SAKUSAKU_SLOW_TESTS=1 (CI does)")
         let r1 = dataRace
         let following = Subject.after(r1)
         let watch = try WatchedProcess(

@@ -18,7 +18,9 @@ import XCTest
 ///   'workshop help <subcommand>' for detailed help."): the parser has no Japanese of its own.
 /// And commands are taken out of the lines before counting ("swift run workshop hint NN",
 /// anything in backquotes): they are what the learner types, the same in every language.
-final class WorkshopJapaneseOutputTests: XCTestCase {
+///
+/// What WorkshopJapaneseOutputTests and WorkshopJapaneseOutputSlowTests (the slow tier) share; no tests of its own.
+class WorkshopJapaneseOutputCase: XCTestCase {
     var workspace: TestWorkspace!
 
     override func setUpWithError() throws {
@@ -64,7 +66,9 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
         }
         return EnglishSentences.lines(in: withoutCommands.joined(separator: "\n"))
     }
+}
 
+final class WorkshopJapaneseOutputTests: WorkshopJapaneseOutputCase {
     func testListHintCheckAndHelpSpeakJapanese() throws {
         let exercise = Subject.pure
         for asking in Asking.allCases {
@@ -118,10 +122,13 @@ final class WorkshopJapaneseOutputTests: XCTestCase {
                 Self.english(in: command.stdout + "\n" + command.stderr), [], "\(asking): an unknown command")
         }
     }
+}
 
+/// The slow tier (`swift test --filter SlowTests`).
+final class WorkshopJapaneseOutputSlowTests: WorkshopJapaneseOutputCase {
     /// `verify` of one exercise (quick: its checks need no network or thread), both ways of asking.
     func testVerifyOfOneExerciseSpeaksJapanese() throws {
-        try XCTSkipUnless(SlowTier.isEnabled, SlowTier.skipReason)  // verify's words, twice: the slow tier
+        // verify's words, twice: the slow tier.
         let exercise = Subject.pure
         for asking in Asking.allCases {
             let verify = try run(["verify", exercise.id], asking)
