@@ -1,37 +1,110 @@
 import Foundation
 
-/// A lesson's demos as its text gives them, for `workshop present`: one step per quoted
-/// `swift run lessonNN ...` line, in the text's order, titled by the heading it stands under.
+/// A lesson's demos as its text gives them, for `workshop present`: one step per section that
+/// quotes the lesson's program (`swift run lessonNN ...` in a fenced block), in the text's order,
+/// titled by the section's heading, with every command the section quotes and the section's own
+/// takeaway.
 public struct LessonDemo: Sendable, Equatable {
+    /// One `swift run` line the section quotes.
+    public struct Command: Sendable, Equatable {
+        /// The line as quoted, without a leading "$ " and a trailing "# comment"
+        /// ("swift run lesson03 --variant threaded --image-width 4").
+        public var text: String
+        /// The comment after it, if any ("terminal 2"): where the room runs it.
+        public var comment: String
+        /// The program ("lesson03", "fixture-server") and its arguments.
+        public var product: String
+        public var arguments: [String]
+
+        /// The line as the text shows it: the command, then its comment.
+        public var quoted: String { comment.isEmpty ? text : text + "   # " + comment }
+    }
+
     /// The heading ("Second demo: a wider image queue"; "Demo" for the first one).
     public var title: String
     /// One sentence saying what to look at: the first sentence of the section's prose; under
     /// the lesson's first demo heading (a `##` one, whose prose describes a captured run) the
     /// lesson's own "idea in one sentence".
     public var point: String
-    /// The quoted line as written ("swift run lesson03 --variant threaded --image-width 4").
-    public var command: String
-    /// The lesson program ("lesson03") and its arguments.
+    /// What the room should take away from this step: the section's "**Takeaway:** ..."
+    /// paragraph (in Japanese "**まとめ:** ..."), without its label; empty when it has none.
+    public var takeaway: String
+    /// Every `swift run` line of the section, in order: the lesson's own (the step runs them, one
+    /// after the other) and any other the room needs beside them (a server in a second terminal).
+    public var commands: [Command]
+    /// The lesson program ("lesson03").
     public var product: String
-    public var arguments: [String]
+
+    /// The lesson's own lines: what the step runs, in order.
+    public var runs: [Command] { commands.filter { $0.product == product } }
 
     /// A demo that talks to a server the room starts itself (`--server URL`, with
     /// `swift run fixture-server` in a second terminal): nothing a projector run can have.
-    public var needsOwnServer: Bool { arguments.contains { $0 == "--server" || $0.hasPrefix("--server=") } }
+    public var needsOwnServer: Bool {
+        runs.contains { $0.arguments.contains { $0 == "--server" || $0.hasPrefix("--server=") } }
+    }
 }
 
 extension LessonText {
+    /// The labels that open a section's takeaway paragraph, in the languages the texts are written in.
+    static let takeawayLabels = ["Takeaway", "まとめ"]
+
     /// The demos of the lesson text `text` whose program is `product` ("lesson03").
     public static func demos(in text: String, product: String) -> [LessonDemo] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let idea = ideaSentence(lines)
-        return quotedCommands(in: text).filter { $0.product == product }.map { quoted in
-            let section = prose(after: quoted.headingLine, in: lines)
-            let point = quoted.headingLevel <= 2 && !idea.isEmpty ? idea : firstSentence(section)
-            return LessonDemo(
-                title: plain(quoted.heading), point: point, command: quoted.text, product: quoted.product,
-                arguments: quoted.arguments)
+        let quoted = quotedCommands(in: text)
+        // The sections that quote the lesson's program, by their heading's line, in order.
+        var sections: [Int] = []
+        for command in quoted where command.product == product && !sections.contains(command.headingLine) {
+            sections.append(command.headingLine)
         }
+        return sections.compactMap { headingLine in
+            let inSection = quoted.filter { $0.headingLine == headingLine }
+            guard let first = inSection.first else { return nil }
+            let prose = prose(after: headingLine, in: lines)
+            let point = first.headingLevel <= 2 && !idea.isEmpty ? idea : firstSentence(prose)
+            return LessonDemo(
+                title: plain(first.heading), point: point,
+                takeaway: takeaway(of: headingLine, level: first.headingLevel, in: lines, otherDemos: sections),
+                commands: inSection.map { command in
+                    LessonDemo.Command(
+                        text: command.text, comment: command.comment, product: command.product,
+                        arguments: command.arguments)
+                }, product: product)
+        }
+    }
+
+    /// The takeaway paragraph of the section under the heading on line `headingLine` (1-based,
+    /// of level `level`): the first paragraph in it that opens with a bold "Takeaway:" (or
+    /// "まとめ:"), without its label, in plain text. The section runs to the next heading of its
+    /// level or above, or to the next demo's heading (lines `otherDemos`), so "## Demo" keeps its
+    /// "### What to look at"; empty when there is none.
+    static func takeaway(of headingLine: Int, level: Int, in lines: [String], otherDemos: [Int]) -> String {
+        var inCode = false
+        var section: [String] = []
+        for (offset, line) in lines.dropFirst(headingLine).enumerated() {
+            if line.hasPrefix("```") {
+                inCode.toggle()
+                section.append("")
+                continue
+            }
+            if !inCode, let (_, found) = heading(line) {
+                let number = headingLine + offset + 1
+                if found <= level || otherDemos.contains(number) { break }
+                section.append("")
+                continue
+            }
+            section.append(inCode || line.hasPrefix("|") || line.hasPrefix("- ") ? "" : line)
+        }
+        for paragraph in paragraphs(section[...]) {
+            for label in takeawayLabels {
+                let opening = "**\(label):**"
+                guard paragraph.hasPrefix(opening) else { continue }
+                return plain(String(paragraph.dropFirst(opening.count))).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return ""
     }
 
     /// The lesson's "**The idea in one sentence:** ..." paragraph (any language: the first
@@ -47,7 +120,8 @@ extension LessonText {
     }
 
     /// The first paragraph of prose after the heading on line `headingLine` (1-based): fenced
-    /// blocks, tables, lists and headings are not prose.
+    /// blocks, tables, lists, headings and HTML comments are not prose, and neither is a
+    /// paragraph that only introduces the block after it ("Captured:").
     static func prose(after headingLine: Int, in lines: [String]) -> String {
         var inCode = false
         var rest: [String] = []
@@ -58,14 +132,25 @@ extension LessonText {
                 continue
             }
             if self.heading(line) != nil { break }
-            let isProse = !inCode && !line.hasPrefix("|") && !line.hasPrefix("- ") && !line.hasPrefix("!")
+            let isProse =
+                !inCode && !line.hasPrefix("|") && !line.hasPrefix("- ") && !line.hasPrefix("!")
+                && !line.hasPrefix("<!--")
             rest.append(isProse ? line : "")
         }
-        return paragraphs(rest[...]).first ?? ""
+        let found = paragraphs(rest[...])
+        return found.first { !introducesABlock($0) } ?? found.first ?? ""
+    }
+
+    /// A paragraph that only says what the block after it is: a few words and a colon ("Captured:",
+    /// "Captured (`--json`):").
+    static func introducesABlock(_ paragraph: String) -> Bool {
+        let sentence = firstSentence(paragraph)
+        return (sentence.hasSuffix(":") || sentence.hasSuffix("：")) && sentence.split(separator: " ").count <= 3
     }
 
     /// Paragraphs: runs of non-blank lines, joined (with a space between two Latin words, with
-    /// nothing inside Japanese, which breaks lines without spaces).
+    /// nothing inside Japanese, which breaks lines without spaces, nor after a Japanese comma or
+    /// full stop).
     static func paragraphs(_ lines: ArraySlice<String>) -> [String] {
         var paragraphs: [String] = []
         var current = ""
@@ -75,7 +160,7 @@ extension LessonText {
                 if !current.isEmpty { paragraphs.append(current) }
                 current = ""
             } else if let last = current.unicodeScalars.last, let first = line.unicodeScalars.first,
-                last.isASCII || first.isASCII
+                last.isASCII || first.isASCII, !(0x3000...0x303F).contains(last.value)
             {
                 current += " " + line
             } else {

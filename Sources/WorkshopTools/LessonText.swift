@@ -21,6 +21,8 @@ public enum LessonText {
         public var arguments: [String]
         /// The line as quoted, without a leading "$ " and a trailing "# comment".
         public var text: String
+        /// That comment ("terminal 2"), without its "#"; empty when there is none.
+        public var comment: String = ""
     }
 
     /// Every `swift run` line (or `$ swift run`) in the fenced code blocks of `text`.
@@ -44,12 +46,14 @@ public enum LessonText {
             var words = shellWords(command)
             words.removeFirst(2)  // "swift", "run"
             guard let product = words.first else { continue }
-            let shown = command.split(separator: "#", maxSplits: 1).first.map(String.init) ?? command
+            let parts = command.split(separator: "#", maxSplits: 1).map(String.init)
+            let shown = parts.first ?? command
             commands.append(
                 QuotedCommand(
                     line: number + 1, heading: heading.0, headingLevel: heading.1, headingLine: heading.2,
                     product: product,
-                    arguments: Array(words.dropFirst()), text: shown.trimmingCharacters(in: .whitespaces)))
+                    arguments: Array(words.dropFirst()), text: shown.trimmingCharacters(in: .whitespaces),
+                    comment: parts.dropFirst().first?.trimmingCharacters(in: .whitespaces) ?? ""))
         }
         return commands
     }

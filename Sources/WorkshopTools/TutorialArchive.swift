@@ -11,11 +11,12 @@ public enum TutorialArchive {
     /// Where the tutorials' table of contents is, under a language's archive.
     public static let tutorialsPath = "tutorials/\(TutorialCatalog.name.lowercased())"
 
-    /// The page that opens a language's tutorials, under /docs/. Japanese goes through DocC's
-    /// `ja-JP` route so that DocC's own words (its buttons, "Check your understanding") are in
-    /// Japanese too (see `addJapaneseRoute`).
+    /// The page that opens a language's tutorials, under /docs/: `en/tutorials/sakusaku` and
+    /// `ja/tutorials/sakusaku`. The Japanese archive's renderer speaks Japanese there
+    /// (`TutorialRenderer`), so DocC's own words (its navigation, "Check Your Understanding") are
+    /// Japanese too.
     public static func entry(_ language: TutorialCatalog.Language) -> String {
-        language == .ja ? "ja/ja-JP/\(tutorialsPath)" : "en/\(tutorialsPath)"
+        "\(language.rawValue)/\(tutorialsPath)"
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -67,20 +68,8 @@ public enum TutorialArchive {
                     "docc convert \(assembly.catalog.path) failed (\(outcome.describeEnd(timeout: timeout))):\n"
                     + said.suffix(4000))
         }
-        if language == .ja { try addJapaneseRoute(archive) }
+        try TutorialRenderer.adjust(archive, for: language)
         return archive
-    }
-
-    /// DocC's web app speaks Japanese when the path starts with `ja-JP/`: it then reads the page
-    /// from `data/ja-JP/`. DocC writes neither (its catalogs have one language), so the static
-    /// pages and their data are copied there: a plain static server can serve them.
-    static func addJapaneseRoute(_ archive: URL) throws {
-        let files = FileManager.default
-        for (from, to) in [("tutorials", "ja-JP/tutorials"), ("data/tutorials", "data/ja-JP/tutorials")] {
-            let target = archive.appendingPathComponent(to)
-            try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try files.copyItem(at: archive.appendingPathComponent(from), to: target)
-        }
     }
 
     /// Writes `output/index.html`: a link to each language's tutorials that is built there.

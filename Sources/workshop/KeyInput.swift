@@ -52,8 +52,10 @@ enum KeyInput {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &cbreak)
     }
 
-    /// Puts the terminal back as it was (any number of times, from any thread).
+    /// Puts the terminal back as it was (any number of times, from any thread): its settings,
+    /// and the whole screen scrolling again (`ScrollRegion`).
     static func restore() {
+        ScrollRegion.reset()
         saved.withLock { settings in
             guard var original = settings else { return }
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)

@@ -7,12 +7,11 @@ import WorkshopCore
     import Darwin
 #endif
 
-/// One lesson program run for the room: its output shown as it comes and kept for the
-/// takeaway. On a terminal the program gets a pseudo-terminal of its own, so it draws its live
-/// table as it would at the instructor's prompt, yet can never change the instructor's terminal
-/// settings; without a terminal it writes into a pipe (plain lines). Stdin is /dev/null: the
-/// keys stay the presenter's.
-final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped` are Locked; the rest is set in init
+/// One lesson program run for the room: its output shown as it comes. On a terminal the
+/// program gets a pseudo-terminal of its own, so it draws its live table as it would at the
+/// instructor's prompt, yet can never change the instructor's terminal settings; without a
+/// terminal it writes into a pipe (plain lines). Stdin is /dev/null: the keys stay the presenter's.
+final class LiveRun: @unchecked Sendable {  // @unchecked: `stopped` is Locked; the rest is set in init
     enum End: Equatable {
         case exited(Int32)
         case signaled(Int32)
@@ -22,8 +21,6 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
     }
 
     private let process = Process()
-    /// Everything the program wrote, as it came. Locked: the relay thread appends, the main thread reads.
-    private let output = Locked(Data())
     private let stopped = Locked(false)
     private let relayed = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
@@ -70,7 +67,7 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
         return (ends[0], ends[1])
     }
 
-    /// Copies what the program writes to our stdout, and keeps it, until its end closes
+    /// Copies what the program writes to our stdout until its end closes
     /// (a pseudo-terminal then reads as an error, a pipe as the end of the file).
     private func relay() {
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -84,7 +81,6 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
                 if written <= 0 && errno != EINTR { break }
                 offset += max(0, written)
             }
-            output.withLock { $0.append(contentsOf: buffer[..<count]) }
         }
         close(reading)
         relayed.signal()
@@ -116,20 +112,5 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `output` and `stopped
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
         return wait(timeout: grace) ?? .stopped
-    }
-
-    /// What the program wrote, as a terminal would show its end: escape sequences and carriage returns taken out.
-    var text: String {
-        let raw = String(decoding: output.current, as: UTF8.self)
-        return raw.replacingOccurrences(of: #"\x{1B}\[[0-9;?]*[A-Za-z]"#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: "\r", with: "")
-    }
-
-    /// The last paragraph the program wrote: a lesson ends with its takeaway.
-    var lastParagraph: String {
-        let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        // One line: the box wraps it again to its own width.
-        let last = paragraphs.last { !$0.isEmpty } ?? ""
-        return last.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 }

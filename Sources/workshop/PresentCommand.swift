@@ -11,13 +11,17 @@ struct Present: ParsableCommand {
         abstract: localized("Presenter mode: walk a lesson's demos on the big screen, one step a key press."),
         discussion: localized(
             """
-            The steps are the lesson text's own demo commands: every `swift run lessonNN ...` line in a \
-            code block of Lessons/NN-*.md (Lessons/ja/NN-*.md with --lang ja), in order. Each step shows \
-            its number in big digits, its title (the heading above the command) and its point (the first \
-            sentence under that heading; for the first demo, the lesson's idea in one sentence), then the \
-            command. The next key press runs it: the lesson draws its live timeline and table, and the \
-            presenter ends the step with the lesson's takeaway in a box. A demo that needs a room server \
-            (--server) is shown and skipped, saying so.
+            The steps are the lesson text's own demos: every section of Lessons/NN-*.md \
+            (Lessons/ja/NN-*.md with --lang ja) that quotes a `swift run lessonNN ...` line in a code \
+            block, in order. Each step shows its number in big digits, its title (the section's heading) \
+            and its point (the first sentence under that heading; for the first demo, the lesson's idea \
+            in one sentence), then every command the section quotes. The next key press runs the \
+            lesson's ones, one after the other: the lesson draws its live timeline and table below the \
+            step's heading, which stays on the screen, and the presenter ends the step with the \
+            section's takeaway (its "Takeaway:" paragraph) in a box, in place of the program's own. A \
+            demo that needs a room server (--server) is shown and skipped, saying so. With --lang, the \
+            lessons speak that language too. A lesson whose sources changed since it was built (after a \
+            git pull) is built first.
             Keys: Enter, Space, n or the right arrow: run the step, then go to the next one; b or the \
             left arrow: back to the previous step; r: run the step again; q: quit. During a run, q or \
             Ctrl-C stops the lesson and stays on the step. Without a terminal on stdin, one line per key \
@@ -31,7 +35,7 @@ struct Present: ParsableCommand {
     @Option(help: ArgumentHelp(localized("Start at this step (1 = the first demo)."), valueName: "k"))
     var step = 1
 
-    @Flag(help: ArgumentHelp(localized("Print the steps (title, point, command) and exit.")))
+    @Flag(help: ArgumentHelp(localized("Print the steps (title, point, commands, takeaway) and exit.")))
     var list = false
 
     @Option(
@@ -64,19 +68,28 @@ struct Present: ParsableCommand {
     func run() throws {
         let (chosen, demos) = try resolve()
         let product = "lesson" + chosen.number
-        let added = LessonText.shellWords(extra ?? "")
+        let extra = LessonText.shellWords(self.extra ?? "")
+        // The lessons speak the presenter's language when it was asked for (otherwise they read
+        // the same locale the presenter did).
+        let added = (Language.asked(in: CommandLine.arguments).map { ["--lang", $0.rawValue] } ?? []) + extra
         if list {
             for (index, demo) in demos.enumerated() {
                 Style.line(Style.bold("\(index + 1). \(demo.title)"))
                 Style.line("   \(demo.point)")
-                Style.line("   $ " + ([demo.command] + added).joined(separator: " "))
+                for command in demo.commands {
+                    Style.line(
+                        command.product == product
+                            ? "   $ " + ([command.text] + added).joined(separator: " ")
+                            : Style.dim("   $ " + command.quoted))
+                }
                 if demo.needsOwnServer { Style.line(Style.dim("   " + Text.presentNeedsServer)) }
+                if !demo.takeaway.isEmpty { Style.line("   " + Text.presentTakeaway + ": " + demo.takeaway) }
             }
             return
         }
         let binary = try Self.built(product)
         var session = PresenterSession(
-            lesson: chosen, demos: demos, extra: added, binary: binary, index: step - 1)
+            lesson: chosen, demos: demos, added: added, extra: extra, binary: binary, index: step - 1)
         session.run()
     }
 
@@ -90,20 +103,39 @@ struct Present: ParsableCommand {
         return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
     }
 
-    /// The lesson program next to this one; built first when it is not there yet (`swift run
-    /// workshop` builds only the workshop).
+    /// How long building a lesson may take: a cold build on two cores takes minutes (the same
+    /// limit as the checks' library build).
+    static let buildLimit = 1_800.0
+
+    /// The lesson program next to this one, built first (saying so) when it is not there yet
+    /// (`swift run workshop` builds only the workshop) or when a file it is built from changed
+    /// since (a `git pull`, an edit).
     static func built(_ product: String) throws -> String {
         let toolchain = Toolchain.current
-        let binary = toolchain.binDirectory.appendingPathComponent(product).path
-        if FileManager.default.isExecutableFile(atPath: binary) { return binary }
-        let arguments = ["build", "--product", product, "-c", toolchain.configuration]
-        Style.warnLine(Style.dim(Text.presentBuilding("swift " + arguments.joined(separator: " "))))
-        // The same limit as the checks' library build: a cold build on two cores takes minutes.
-        let build = try? Subprocess.run(
-            "swift", arguments, currentDirectory: toolchain.packageRoot.path, timeout: 1_800)
-        guard build?.succeeded == true, FileManager.default.isExecutableFile(atPath: binary) else {
-            throw WorkshopFailure(Text.presentNotBuilt(product))
+        let binary = toolchain.binDirectory.appendingPathComponent(product)
+        let why: String
+        if !FileManager.default.isExecutableFile(atPath: binary.path) {
+            why = Text.presentNotBuiltYet(product)
+        } else if let changed = ProductFreshness.newerSource(
+            than: binary, product: product, binDirectory: toolchain.binDirectory, packageRoot: toolchain.packageRoot)
+        {
+            why = Text.presentSourcesChanged(changed, product)
+        } else {
+            return binary.path
         }
-        return binary
+        let arguments = ["build", "--product", product, "-c", toolchain.configuration]
+        Style.warnLine(Style.dim(why + " " + Text.presentBuilding("swift " + arguments.joined(separator: " "))))
+        let build = try? Subprocess.run(
+            "swift", arguments, currentDirectory: toolchain.packageRoot.path, timeout: buildLimit)
+        guard let build, build.succeeded, FileManager.default.isExecutableFile(atPath: binary.path) else {
+            // The compiler's last words say why; the first line says how it ended.
+            let said = ((build?.stdout ?? "") + (build?.stderr ?? "")).split(separator: "\n").suffix(20)
+            let end =
+                build?.timedOut == true
+                ? Text.presentBuildTimedOut(Int(buildLimit / 60)) : build.map { Text.exitStatus($0.status) } ?? ""
+            throw WorkshopFailure(
+                ([Text.presentNotBuilt(product, end)] + said.map(String.init)).joined(separator: "\n"))
+        }
+        return binary.path
     }
 }

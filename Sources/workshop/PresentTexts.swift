@@ -33,6 +33,13 @@ extension Text {
     static func presentBuilding(_ command: String) -> String {
         localized(format: "Building the lesson first: %@", command)
     }
+    static func presentNotBuiltYet(_ product: String) -> String { localized(format: "%@ is not built yet.", product) }
+    static func presentSourcesChanged(_ file: String, _ product: String) -> String {
+        localized(format: "%1$@ changed after %2$@ was built.", file, product)
+    }
+    static func presentBuildTimedOut(_ minutes: Int) -> String {
+        localized(format: "not done within %d minutes", minutes)
+    }
     static func presentNoLesson(_ asked: String, _ numbers: String) -> String {
         localized(format: "there is no lesson \"%@\". The lessons are %@.", asked, numbers)
     }
@@ -42,7 +49,7 @@ extension Text {
     static func presentBadStep(_ step: Int, _ count: Int) -> String {
         localized(format: "--step must be between 1 and %d (got %d)", count, step)
     }
-    static func presentNotBuilt(_ product: String) -> String {
-        localized(format: "%@ is not built and could not be built: run `swift build` and try again", product)
+    static func presentNotBuilt(_ product: String, _ end: String) -> String {
+        localized(format: "%1$@ could not be built (%2$@): run `swift build` to see why, then try again", product, end)
     }
 }

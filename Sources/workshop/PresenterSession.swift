@@ -14,7 +14,9 @@ import WorkshopTools
 struct PresenterSession {
     let lesson: Workspace.Lesson
     let demos: [LessonDemo]
-    /// Flags added to every run (`--extra`).
+    /// Flags added to every run: `--lang` when the presenter was given one, then `--extra`'s.
+    let added: [String]
+    /// `--extra`'s flags alone, for the line that says every run adds them.
     let extra: [String]
     let binary: String
     var index: Int
@@ -68,7 +70,7 @@ struct PresenterSession {
     mutating func advance() -> Phase {
         guard index + 1 < demos.count else {
             Style.line(Style.bold(Text.presentTheEnd(lesson.number)))
-            Style.line(Style.dim(Text.presentKeysAtEnd))
+            keys(Text.presentKeysAtEnd)
             return .end
         }
         index += 1
@@ -76,59 +78,108 @@ struct PresenterSession {
         return .shown
     }
 
-    /// The command as run: the quoted line and the `--extra` flags.
-    var command: String { ([demos[index].command] + extra).joined(separator: " ") }
-
+    /// The step's banner, from the top of a cleared screen. On a terminal the output of its run
+    /// then scrolls below it (`ScrollRegion`), and the banner's last line tells the keys.
     func show() {
         let terminal = isatty(STDOUT_FILENO) == 1
-        if terminal { FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J".utf8)) }
-        let demo = demos[index]
-        for line in StepBanner.lines(
-            lesson: lesson.title, step: index + 1, of: demos.count, demo: demo, command: command,
-            width: Self.width)
-        {
-            Style.line(line)
+        if terminal {
+            ScrollRegion.reset()
+            FileHandle.standardOutput.write(Data("\u{1B}[H\u{1B}[2J".utf8))
         }
-        if !extra.isEmpty { Style.line(Style.dim("  " + Text.presentExtra(extra.joined(separator: " ")))) }
+        let demo = demos[index]
+        var lines = StepBanner.lines(
+            lesson: lesson.title, step: index + 1, of: demos.count, demo: demo, added: added, width: Self.width)
+        if !extra.isEmpty {
+            lines += StepBanner.wrap(Text.presentExtra(extra.joined(separator: " ")), width: Self.width - 2).map {
+                Style.dim("  " + $0)
+            }
+        }
         if demo.needsOwnServer {
-            for line in StepBanner.wrap(Text.presentNeedsServer, width: Self.width - 2) { Style.line("  " + line) }
-            Style.line()
-            Style.line(Style.dim("  " + Text.presentKeysSkipped))
-        } else {
-            Style.line(Style.dim("  " + Text.presentKeysBeforeRun))
+            lines += StepBanner.wrap(Text.presentNeedsServer, width: Self.width - 2).map { "  " + $0 }
+            lines.append("")
+            // No run: the step's takeaway comes with its banner.
+            if !demo.takeaway.isEmpty {
+                lines += StepBanner.box(Text.presentTakeaway, demo.takeaway, width: Self.width) + [""]
+            }
+        }
+        lines.append(Self.keysLine(demo.needsOwnServer ? Text.presentKeysSkipped : Text.presentKeysBeforeRun))
+        for line in lines { Style.line(line) }
+        if terminal { ScrollRegion.start(bannerRows: Self.rows(lines)) }
+    }
+
+    /// The keys' line: on the banner's last row when the output scrolls below it, else a new line.
+    func keys(_ text: String) {
+        let line = Self.keysLine(text)
+        if !ScrollRegion.keys(line) { Style.line(line) }
+    }
+
+    static func keysLine(_ text: String) -> String {
+        Style.dim(truncate("  " + text, toWidth: max(20, (terminalColumns() ?? width) - 1)))
+    }
+
+    /// How many rows `lines` take on the terminal (a line wider than it takes more than one).
+    static func rows(_ lines: [String]) -> Int {
+        let columns = max(1, terminalColumns() ?? width)
+        return lines.reduce(0) { rows, line in
+            let visible = line.replacingOccurrences(
+                of: #"\x{1B}\[[0-9;?]*[A-Za-z]"#, with: "", options: .regularExpression)
+            return rows + max(1, (terminalWidth(visible) + columns - 1) / columns)
         }
     }
 
-    /// Runs the step's command with its output live, then shows its takeaway. `q` or Ctrl-C
-    /// stops it and stays on the step.
+    /// Runs the step's commands (the lesson's lines of its section), one after the other, with
+    /// their output live below the banner, then shows the step's takeaway: the one its section
+    /// in the text gives (the programs then leave theirs out, `--no-takeaway`), or, for a section
+    /// without one, the program's own, as it printed it. `q` or Ctrl-C stops the run and stays
+    /// on the step.
     func runStep() {
-        Style.line(Style.dim(Text.presentKeysDuringRun))
+        let demo = demos[index]
+        ScrollRegion.clearOutput()
+        keys(Text.presentKeysDuringRun)
+        if !ScrollRegion.isSet { Style.line() }
+        let runs = demo.runs
+        var stopped = false
+        for command in runs {
+            // Two runs in one step: each says which it is.
+            if runs.count > 1 { Style.line(Style.dim("$ " + ([command.text] + added).joined(separator: " "))) }
+            let arguments = command.arguments + (demo.takeaway.isEmpty ? [] : ["--no-takeaway"]) + added
+            let end = Self.watch(LiveRun(binary, arguments, columns: Self.width))
+            // A program stopped mid-draw may leave its colour on and the cursor hidden.
+            if isatty(STDOUT_FILENO) == 1 { FileHandle.standardOutput.write(Data("\u{1B}[0m\u{1B}[?25h".utf8)) }
+            switch end {
+            case .exited(0): continue
+            case .exited(let status): Style.line(Style.dim(Text.presentEnded(Text.exitStatus(status))))
+            case .signaled(let number):
+                Style.line(Style.dim(Text.presentEnded(localized(format: "signal %d", Int(number)))))
+            case .couldNotStart(let why): Style.line(Style.dim(Text.presentEnded(why)))
+            case .stopped: stopped = true
+            }
+            if stopped { break }
+        }
         Style.line()
-        let run = LiveRun(binary, demos[index].arguments + extra, columns: Self.width)
-        Self.current.withLock { $0 = run }
+        if stopped {
+            Style.line(Text.presentStopped)
+        } else if !demo.takeaway.isEmpty {
+            for line in StepBanner.box(Text.presentTakeaway, demo.takeaway, width: Self.width) { Style.line(line) }
+        }
+        keys(Text.presentKeysAfterRun)
+    }
+
+    /// Waits for `run` to end, with its output live; `q` or Ctrl-C (a key on a terminal, or the
+    /// signal) stops it.
+    static func watch(_ run: LiveRun) -> LiveRun.End {
+        current.withLock { $0 = run }
+        defer { current.withLock { $0 = nil } }
         var end: LiveRun.End?
         while end == nil {
-            end = run.wait(timeout: Self.runPoll)
+            end = run.wait(timeout: runPoll)
             // Lines from a pipe are for the steps after this one (a script sends them all at
             // once); there, only a signal (Ctrl-C) stops the run.
             if end == nil, KeyInput.isTerminal, let key = KeyInput.next(timeout: 0), key == .quit || key == .interrupt {
                 end = run.stop()
             }
         }
-        Self.current.withLock { $0 = nil }
-        // A program stopped mid-draw may leave its colour on and the cursor hidden.
-        if isatty(STDOUT_FILENO) == 1 { FileHandle.standardOutput.write(Data("\u{1B}[0m\u{1B}[?25h".utf8)) }
-        let takeaway: String
-        switch end {
-        case .exited(0): takeaway = run.lastParagraph
-        case .exited(let status): takeaway = Text.presentEnded(Text.exitStatus(status))
-        case .signaled(let number): takeaway = Text.presentEnded(localized(format: "signal %d", Int(number)))
-        case .couldNotStart(let why): takeaway = Text.presentEnded(why)
-        case .stopped, nil: takeaway = Text.presentStopped
-        }
-        Style.line()
-        for line in StepBanner.box(Text.presentTakeaway, takeaway, width: Self.width) { Style.line(line) }
-        Style.line(Style.dim("  " + Text.presentKeysAfterRun))
+        return end ?? .stopped
     }
 
     /// The width to draw in: the terminal's, at most a projector-friendly 100 columns.

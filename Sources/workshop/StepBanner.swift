@@ -26,9 +26,11 @@ enum StepBanner {
         }
     }
 
-    /// The whole banner of step `step` (1-based) of `count`.
+    /// The whole banner of step `step` (1-based) of `count`: its number, title and point, then
+    /// every command the step's section quotes, the lesson's own (which the step runs, with the
+    /// flags `added`) in bold, any other (a server for a second terminal) dim, with its comment.
     static func lines(
-        lesson: String, step: Int, of count: Int, demo: LessonDemo, command: String, width: Int
+        lesson: String, step: Int, of count: Int, demo: LessonDemo, added: [String], width: Int
     ) -> [String] {
         let rule = Style.dim(String(repeating: "━", count: width))
         let right = Text.presentStep(step, of: count)
@@ -48,7 +50,17 @@ enum StepBanner {
             lines.append(
                 "  " + Style.pad(digits, left - 2, visible: plainDigits) + (row < beside.count ? beside[row] : ""))
         }
-        lines += ["", "  " + Style.bold("$ " + command), ""]
+        lines.append("")
+        for command in demo.commands {
+            let own = command.product == demo.product
+            let text = "$ " + (own ? ([command.text] + added).joined(separator: " ") : command.quoted)
+            // A long line is wrapped here, not by the terminal: the banner's height must be known.
+            for (index, part) in wrap(text, width: width - 4).enumerated() {
+                let shown = (index == 0 ? "" : "  ") + part
+                lines.append("  " + (own ? Style.bold(shown) : Style.dim(shown)))
+            }
+        }
+        lines.append("")
         return lines
     }
 
@@ -66,23 +78,38 @@ enum StepBanner {
         return lines
     }
 
-    /// `text` in lines of at most `width` terminal cells: broken at a space when there is one,
-    /// anywhere in Japanese (which has none).
+    /// `text` in lines of at most `width` terminal cells: broken at the last place it can be,
+    /// after a space or next to a Japanese character (Japanese has no spaces), never inside a
+    /// Latin word ("Screen"), before a closing mark (、。」) or after an opening one (「().
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for character in text {
             line.append(character)
             guard terminalWidth(line) > width else { continue }
-            if let space = line.lastIndex(of: " "), line.distance(from: line.startIndex, to: space) > 0 {
-                lines.append(String(line[..<space]))
-                line = String(line[line.index(after: space)...])
-            } else {
-                lines.append(String(line.dropLast()))
-                line = String(character)
-            }
+            let cut = breakPoint(in: line)
+            lines.append(String(line[..<cut].reversed().drop { $0 == " " }.reversed()))
+            line = String(line[cut...].drop { $0 == " " })
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// Where the next line starts in `line`, one character too wide: the last place it may break
+    /// (see `wrap`), or before its last character when there is none.
+    static func breakPoint(in line: String) -> String.Index {
+        let last = line.index(before: line.endIndex)
+        var index = last
+        while index > line.startIndex {
+            let before = line[line.index(before: index)]
+            let after = line[index]
+            if before == " " { return index }
+            let japanese = terminalWidth(String(before)) == 2 || terminalWidth(String(after)) == 2
+            if japanese, after != " ", !"、。，．」』）)!?:;,.".contains(after), !"「『（(".contains(before) {
+                return index
+            }
+            index = line.index(before: index)
+        }
+        return last
     }
 }

@@ -29,7 +29,7 @@ struct TutorialBrowserSlowTests {
                 "table.cell(forRow: index)?.icon = icon", "Check Your Understanding",
             ]),
         Expected(
-            language: "ja", path: "/docs/ja/ja-JP/tutorials/sakusaku/lesson03",
+            language: "ja", path: "/docs/ja/tutorials/sakusaku/lesson03",
             texts: [
                 "レッスン 03: GCD のキュー — フリーズしないタイムライン", "取得を imageQueue.async { ... } の中に移し",
                 "table.cell(forRow: index)?.icon = icon", "理解度を確認する",

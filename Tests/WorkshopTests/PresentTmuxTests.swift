@@ -5,33 +5,52 @@ import WorkshopTools
 import XCTest
 
 /// `workshop present 03` driven the way an instructor drives it: in a real terminal (a tmux
-/// pane), with key presses, reading what the screen shows. In English and in Japanese.
+/// pane), with key presses, reading what the screen shows. In English and in Japanese: with
+/// `--lang ja` the lesson itself speaks Japanese too. Each step ends with one takeaway, its
+/// section's from the text (the program's own is left out), and the step's banner stays at the
+/// top while the run's output, longer than the pane, scrolls below it.
 final class PresentTmuxSlowTests: XCTestCase {
-    /// Short lesson runs: 4 rows, a fast link, no idle measurement first.
     /// Short runs, but each request a second: step 2's run must still be going when the test,
     /// having seen it start, presses Ctrl-C (sent together with the key that starts it, the
     /// Ctrl-C could land before the run or after it on a busy machine: a race, not a test).
     static let extra = "--rows 4 --latency 1 --control-seconds 0"
     /// The most any one thing on the screen may take to appear (a lesson run on a busy machine).
     static let patience = 90.0
+    /// The pane's height: room for a step's banner and a few rows of output under it, fewer
+    /// than a run of lesson 03 prints, so the output must scroll while the banner stays.
+    static let paneRows = 36
 
     func testPresentStepsThroughLesson03InEnglish() throws {
         try present(
             language: "en", file: "Lessons/03-gcd-queues.md",
-            screen: .init(step: { "step \($0) of" }, takeaway: "Takeaway", stopped: "Stopped the run"))
+            screen: .init(
+                step: { "step \($0) of" }, takeaway: "┌─ Takeaway", stopped: "Stopped the run",
+                lessonsOwn: "metric", lessonStarted: "4 image queues", lessonsFirstLine: "A public timeline of",
+                programsTakeaways: ["Queues did not make the network faster", "Run all variants (the default)"]))
     }
 
     func testPresentStepsThroughLesson03InJapanese() throws {
         try present(
             language: "ja", file: "Lessons/ja/03-gcd-queues.md",
-            screen: .init(step: { "ステップ \($0) /" }, takeaway: "まとめ", stopped: "実行を止めました"))
+            screen: .init(
+                step: { "ステップ \($0) /" }, takeaway: "┌─ まとめ", stopped: "実行を止めました",
+                lessonsOwn: "指標", lessonStarted: "画像用キュー 4 本", lessonsFirstLine: "公開タイムラインの投稿",
+                programsTakeaways: ["キューでネットワークが速くなったわけではなく", "比べるにはすべてのバリアントを実行してください"]))
     }
 
-    /// The presenter's own words the test looks for, per language.
+    /// What the test looks for on the screen, per language.
     struct Screen {
+        /// The presenter's own words.
         var step: (Int) -> String
         var takeaway: String
         var stopped: String
+        /// The lesson program's own words: its table's heading; the line step 2's run starts with;
+        /// the first line of its output, which has scrolled away under the banner by the end.
+        var lessonsOwn: String
+        var lessonStarted: String
+        var lessonsFirstLine: String
+        /// The program's takeaways, which the presenter leaves out for the text's.
+        var programsTakeaways: [String]
     }
 
     func present(language: String, file: String, screen: Screen) throws {
@@ -44,6 +63,7 @@ final class PresentTmuxSlowTests: XCTestCase {
         let demos = LessonText.demos(in: text, product: "lesson03")
         XCTAssertGreaterThanOrEqual(demos.count, 2, "lesson 03 quotes its demos")
         guard demos.count >= 2 else { return }
+        XCTAssertFalse(demos[0].takeaway.isEmpty || demos[1].takeaway.isEmpty, "lesson 03's sections give takeaways")
 
         // The shell says how the presenter ended: tmux 3.3 sometimes marks the pane dead (its
         // terminal closed) before it has the exit status, and then reports none.
@@ -51,31 +71,48 @@ final class PresentTmuxSlowTests: XCTestCase {
             WorkshopBinary.path, "present", "3", "--lang", language, "--extra", "'\(Self.extra)'",
             "; echo \"presenter exited: $?\"",
         ].joined(separator: " ")
-        let tmux = try Tmux(command: command, root: ExerciseRoot.builtFrom)
+        let tmux = try Tmux(command: command, root: ExerciseRoot.builtFrom, rows: Self.paneRows)
         defer { tmux.end() }
 
         // Step 1: its number, title, point and command.
         try tmux.waitForScreen("step 1 with its command") { screenText in
             screenText.contains(screen.step(1)) && screenText.contains(demos[0].title)
-                && screenText.contains("$ " + demos[0].command)
+                && screenText.contains("$ " + demos[0].runs[0].text)
                 && screenText.contains(String(demos[0].point.prefix(12)))
         }
-        // A key press runs it: the lesson's own table and takeaway, then the presenter's box.
+        // A key press runs it. At its end the pane shows, at once: the banner (still at the top),
+        // the end of the lesson's table in the lesson's language, and the step's takeaway.
         tmux.send("Space")
-        try tmux.waitForScreen("the lesson's table and takeaway", history: true) { screenText in
-            screenText.contains(MetricName.totalSeconds.rawValue)
-                && screenText.contains("Queues did not make the network faster")
+        try tmux.waitForScreen("the banner, the lesson's table and the takeaway together") { screenText in
+            screenText.contains(screen.step(1)) && screenText.contains(demos[0].title)
+                && screenText.contains(screen.lessonsOwn) && screenText.contains("iconFailures")
                 && screenText.contains(screen.takeaway)
         }
+        var shown = tmux.capture(history: true)
+        // The output was longer than the pane: its first line has scrolled away, the banner has not.
+        XCTAssertFalse(tmux.capture().contains(screen.lessonsFirstLine), tmux.capture())
+        // One takeaway: the text's, in its box, once; the program's own is not there.
+        XCTAssertEqual(shown.components(separatedBy: screen.takeaway).count - 1, 1, shown)
+        XCTAssertTrue(Self.folded(shown).contains(Self.folded(String(demos[0].takeaway.prefix(30)))), shown)
+        for programs in screen.programsTakeaways { XCTAssertFalse(shown.contains(programs), shown) }
+
         // The next key: step 2.
         tmux.send("Enter")
         try tmux.waitForScreen("step 2") { $0.contains(screen.step(2)) && $0.contains(demos[1].title) }
-        // Run it, and once it has started (its own line for the threaded variant with four
-        // image queues), stop it: the presenter stays on step 2.
+        // Run it, and once it has started (the lesson's own line for four image queues, in the
+        // lesson's language), stop it: the presenter stays on step 2.
         tmux.send("Space")
-        try tmux.waitForScreen("step 2's run started") { $0.contains("4 image queues") }
+        try tmux.waitForScreen("step 2's run started") { $0.contains(screen.lessonStarted) }
         tmux.send("C-c")
         try tmux.waitForScreen("the run stopped") { $0.contains(screen.stopped) && $0.contains(screen.step(2)) }
+        // `r` runs it again, to its end: step 2's own takeaway, not the program's "run all variants".
+        tmux.send("r")
+        try tmux.waitForScreen("step 2's takeaway") { screenText in
+            screenText.contains(screen.step(2)) && screenText.contains(screen.takeaway)
+                && Self.folded(screenText).contains(Self.folded(String(demos[1].takeaway.prefix(30))))
+        }
+        shown = tmux.capture(history: true)
+        for programs in screen.programsTakeaways { XCTAssertFalse(shown.contains(programs), shown) }
         // `b` goes back to step 1.
         tmux.send("b")
         try tmux.waitForScreen("back at step 1") { $0.contains(screen.step(1)) && $0.contains(demos[0].title) }
@@ -83,6 +120,12 @@ final class PresentTmuxSlowTests: XCTestCase {
         tmux.send("q")
         try tmux.waitForScreen("the presenter's end", history: true) { $0.contains("presenter exited: ") }
         XCTAssertTrue(tmux.capture(history: true).contains("presenter exited: 0"), tmux.capture(history: true))
+    }
+
+    /// The screen's text without line breaks and the spaces around them (the takeaway's box
+    /// wraps it), and the text's without spaces, so the two compare.
+    static func folded(_ text: String) -> String {
+        text.filter { !$0.isWhitespace && $0 != "│" }
     }
 }
 
@@ -94,9 +137,9 @@ struct Tmux {
 
     static var isInstalled: Bool { (try? Subprocess.run("tmux", ["-V"], timeout: 10))?.succeeded == true }
 
-    init(command: String, root: URL) throws {
+    init(command: String, root: URL, rows: Int = 60) throws {
         let started = try run([
-            "new-session", "-d", "-s", session, "-x", "200", "-y", "60", "-c", root.path, command, ";",
+            "new-session", "-d", "-s", session, "-x", "200", "-y", String(rows), "-c", root.path, command, ";",
             "set-option", "-t", session, "remain-on-exit", "on",
         ])
         guard started.succeeded else { throw TestWorkspaceFailure(description: "tmux: \(started.stderr)") }

@@ -79,6 +79,15 @@ public struct LessonOptions: ParsableArguments, Sendable {
         valueName: "seconds", visibility: .hidden)
     public var controlSeconds: Double = 1
 
+    /// Ends the human output with the table, without the takeaway after it: `workshop present`
+    /// shows the lesson text's own takeaway for each step instead, so the room reads one, about
+    /// that step. (A busy machine's sentence stays: it says how to read the figures.) For the
+    /// presenter, so hidden from `--help`.
+    @Flag(
+        name: .customLong("no-takeaway"),
+        help: ArgumentHelp("End with the table, without the takeaway.", visibility: .hidden))
+    public var noTakeaway = false
+
     /// Prints the lesson's contract (`LessonContract`) as JSON and nothing else: for the lesson
     /// contract suite and tools, so hidden from `--help`.
     @Flag(help: ArgumentHelp("Print the lesson's contract as JSON.", visibility: .hidden))
@@ -114,6 +123,7 @@ public struct LessonOptions: ParsableArguments, Sendable {
             cancelAfterRange.contract, controlSecondsRange.contract.hiddenFromHelp,
             LessonContract.Flag(name: "--lang", refused: ["fr"]),
             LessonContract.Flag(name: "--contract", hidden: true),
+            LessonContract.Flag(name: "--no-takeaway", hidden: true),
         ]
     }
 

@@ -128,8 +128,13 @@ extension LessonProgram {
             say(report.json)
         } else if failed.count < runs.count || runs.contains(where: \.gotStarted) {
             // A table only of runs that did something: a server that never answered has no figures.
-            let busy = control?.isBusy == true ? "\n" + localized("(a busy machine: see the takeaway)") : ""
-            say(report.table + busy + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
+            if common.noTakeaway {
+                // (`workshop present` shows the text's takeaway; a busy machine still says so.)
+                say(report.table + (failed.isEmpty ? control?.takeawaySentence.map { "\n\n" + $0 } ?? "" : ""))
+            } else {
+                let busy = control?.isBusy == true ? "\n" + localized("(a busy machine: see the takeaway)") : ""
+                say(report.table + busy + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
+            }
         }
         if !failed.isEmpty { throw LessonFailure(failed: failed.map { ($0.name, $0.failure ?? "") }) }
     }
