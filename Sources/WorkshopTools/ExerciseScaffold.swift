@@ -125,10 +125,10 @@ public struct ExerciseScaffold: Sendable {
 
     /// The compiler flags sourcekit-lsp uses for the folder's files (the editor sees the kit).
     public static let compileFlags =
-        [
-            "-swift-version", "6", "-module-name", "Exercises", "-I", "../../.build/debug/Modules", "-I",
-            "../../Sources/CSQLite", "-I", "../../Sources/CZlib",
-        ].joined(separator: "\n") + "\n"
+        (ExerciseRunner.languageFlags + [
+            "-module-name", "Exercises", "-I", "../../.build/debug/Modules", "-I", "../../Sources/CSQLite", "-I",
+            "../../Sources/CZlib",
+        ]).joined(separator: "\n") + "\n"
 
     func learnerFile(solved: Bool) -> String {
         """
