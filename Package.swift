@@ -83,7 +83,7 @@ let targets = core + lessons.flatMap(lesson) + workshop + tests
 // where it lives itself (`@MainActor`, an actor, or nonisolated): no target takes SE-0466's
 // default `MainActor` isolation, because with Swift 6.3.1 it makes SwiftPM's generated
 // `Bundle.module` main-actor isolated and the command structs' `@Option` defaults too, which
-// swift-argument-parser reads outside any actor (see Lessons/concurrency-defaults.md).
+// swift-argument-parser reads outside any actor (Lessons/README.md, "The sessions", says more).
 let approachableConcurrency: [SwiftSetting] = [
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
     .enableUpcomingFeature("InferIsolatedConformances"),
