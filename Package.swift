@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // Sakusaku Workshop on one screen (an arrow: "imports"):
 //
 //   lessonNN ─────────▶ LessonNNKit ─▶ WorkshopServer ─▶ WorkshopCore ─▶ CZlib, CSQLite
@@ -76,6 +76,21 @@ let tests: [Target] = [
 ]
 
 let targets = core + lessons.flatMap(lesson) + workshop + tests
+
+// Built the way an app project of 2026 is (Xcode 26's "Approachable Concurrency"): a
+// `nonisolated` async function runs on its caller's actor, and only `@concurrent` sends work
+// off it (SE-0461); a conformance may take its type's isolation (SE-0470). Every type says
+// where it lives itself (`@MainActor`, an actor, or nonisolated): no target takes SE-0466's
+// default `MainActor` isolation, because with Swift 6.3.1 it makes SwiftPM's generated
+// `Bundle.module` main-actor isolated and the command structs' `@Option` defaults too, which
+// swift-argument-parser reads outside any actor (Lessons/README.md, "The sessions", says more).
+let approachableConcurrency: [SwiftSetting] = [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+for target in targets where target.type != .system {
+    target.swiftSettings = approachableConcurrency
+}
 
 let package = Package(
     name: "SakusakuWorkshop",

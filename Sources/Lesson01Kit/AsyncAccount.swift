@@ -140,7 +140,7 @@ public final class AsyncAccount {
     }
 
     /// One request and its parse: the wait is spent suspended (no thread held), the parse runs
-    /// off the main actor, in the task pool, like a ParseOperation on the queue.
+    /// off the main actor, in the task pool (`@concurrent`), like a ParseOperation on the queue.
     private func step<Value: Sendable>(
         _ request: URLRequest, _ name: String, json: Bool = true, _ controller: AccountController,
         _ parse: @escaping @Sendable (FetchedBody) throws -> Value
@@ -155,7 +155,9 @@ public final class AsyncAccount {
     }
 
     /// Sends the request and suspends until the answer is in. Cancelling the task cancels the
-    /// request, and a cancelled fetch delivers no data.
+    /// request, and a cancelled fetch delivers no data. Not `@concurrent`: it only waits, and
+    /// waiting holds no thread, so it may as well run on its caller's actor (the default since
+    /// Swift 6.2) and save the hop.
     ///
     /// A task that is cancelled already sends nothing: `URLSession.answer(for:)` (the core's
     /// one safe way to await URLSession on Linux, see HTTPFetcher.swift) checks before it makes
@@ -170,10 +172,15 @@ public final class AsyncAccount {
         return FetchedBody.answer(to: request, data: answer.data, response: answer.response, error: answer.error)
     }
 
-    /// `nonisolated` and `async`: it runs on the task pool's threads, not on the main actor.
-    private nonisolated static func parse<Value>(
+    /// `@concurrent`: it runs on the task pool's threads, never on the caller's actor. Here
+    /// that matters: `step` runs on the main actor, and since Swift 6.2 (SE-0461,
+    /// `NonisolatedNonsendingByDefault`) a plain `nonisolated` async function runs on its
+    /// caller's actor, so without `@concurrent` every parse would run on main (the timeline's
+    /// "main" lane shows it: build with this attribute removed and run `--variant async`).
+    @concurrent
+    private static func parse<Value: Sendable>(
         _ body: Result<FetchedBody, FetchError>, json: Bool, name: String, trace: Trace,
-        _ parse: (FetchedBody) throws -> Value
+        _ parse: @Sendable (FetchedBody) throws -> Value
     ) async -> Result<Value, FetchError> {
         trace.measure(AccountParsing.parseSpan(name), lane: "task pool") {
             body.flatMap { body in

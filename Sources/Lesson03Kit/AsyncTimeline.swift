@@ -5,7 +5,8 @@ import WorkshopServer
 /// The same job in Swift 6: no queue of our own, no thread of our own.
 ///
 /// - the timeline is fetched in a `Task` on the main actor: `await` gives the main thread
-///   back to the Screen while the request is out, and the JSON is decoded off main;
+///   back to the Screen while the request is out, and the JSON is decoded off main, in an
+///   `@concurrent` function;
 /// - the icons of the rows that come on the screen are fetched in a task group, at most
 ///   `imageWidth` at once (the image queues' width), and each one is set on the main actor,
 ///   by row index, as soon as it is in.
@@ -45,8 +46,12 @@ public struct AsyncTimeline: Sendable {
         }
     }
 
-    /// Not isolated to any actor, so it runs in the task pool, off main: the request (no thread
-    /// held while it waits), then the decoding.
+    /// `@concurrent`, so it runs in the task pool, off main: the request (no thread held while
+    /// it waits), then the decoding. The attribute is what sends it there. Since Swift 6.2
+    /// (SE-0461, `NonisolatedNonsendingByDefault`, on in this package as in a new Xcode 26
+    /// project) a function that is merely not isolated runs on its caller's actor, and the caller
+    /// here is the main actor: without `@concurrent` the JSON would be decoded on main.
+    @concurrent
     static func timeline(count: Int, client: TimelineClient, trace: Trace) async throws(FetchError)
         -> [TimelineEntry]
     {
@@ -91,7 +96,9 @@ public struct AsyncTimeline: Sendable {
         }
     }
 
-    /// The user's icon, from the URL the timeline gave.
+    /// The user's icon, from the URL the timeline gave. Not `@concurrent`: a child task of the
+    /// group calls it, and a child task is not on the main actor, so it runs in the task pool
+    /// either way; and it only awaits the network.
     static func icon(for entry: TimelineEntry, client: TimelineClient) async throws(FetchError) -> [UInt8] {
         guard let url = URL(string: entry.user.profileImageURL) else { throw .badURL(entry.user.profileImageURL) }
         return Array(try await client.fetcher.fetch(client.endpoint.withKnobs(url)))

@@ -4,8 +4,8 @@ import WorkshopServer
 
 /// The async variant: the threaded variant's job in Swift 6. One task on the main actor runs
 /// the two rounds in turn; each round is a task group of three child tasks, one per API. A
-/// child awaits its download (no thread waits meanwhile) and parses it where child tasks run,
-/// on Swift's shared pool of threads, never on main; the group hands each finished outcome
+/// child awaits its download (no thread waits meanwhile) and parses it in an `@concurrent`
+/// function, on Swift's shared pool of threads, never on main; the group hands each finished outcome
 /// back to the main actor, which adds its row. No queue of our own, no `DispatchQueue.main`.
 public struct AsyncFetch: Sendable {
     /// The lane of the parsing in the timeline: child tasks run on Swift's shared thread pool.
@@ -65,10 +65,14 @@ public struct AsyncFetch: Sendable {
         }
     }
 
-    /// One child task: await the download, then parse. `nonisolated`, so it runs on the shared
-    /// pool and not on the main actor: parsing here cannot freeze the Screen. A download that was
-    /// cancelled (another API's failure was the cause) comes back as such, with nothing to parse.
-    nonisolated static func fetchAndParse(
+    /// One child task: await the download, then parse. `@concurrent`, so it runs on the shared
+    /// pool and never on its caller's actor: parsing here cannot freeze the Screen. (Called from
+    /// a child task it would run in the pool anyway; the attribute says it must, for any caller:
+    /// since Swift 6.2 a plain `nonisolated` async function runs on its caller's actor, SE-0461.)
+    /// A download that was cancelled (another API's failure was the cause) comes back as such,
+    /// with nothing to parse.
+    @concurrent
+    static func fetchAndParse(
         _ url: URL, api: XMLAPIs.API, encoding: Encoding, timeout: Double, roundStart: Double, trace: Trace
     ) async -> APIOutcome {
         let download = await trace.measure("fetch \(api.name)", lane: Trace.awaitingLane) {

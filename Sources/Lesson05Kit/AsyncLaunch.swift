@@ -55,7 +55,7 @@ public struct AsyncLaunch: Sendable {
 
 extension LaunchJob {
     /// GET /orders through the on-disk HTTP cache, awaited: maybe no request, maybe a 304,
-    /// maybe a download. `nonisolated` work, so the cache file is read off the main actor.
+    /// maybe a download. The cache file is read and written in `get`, which is `@concurrent`.
     func fetchOrdersAsync() async throws(FetchError) -> RevalidatingFetcher.Outcome {
         try await trace.measure("fetch orders", lane: Trace.awaitingLane) { () async throws(FetchError) in
             try await fetcher.get(ordersURL)
@@ -65,7 +65,11 @@ extension LaunchJob {
 
 extension RevalidatingFetcher {
     /// The async `get`: the same cache rules as the blocking one (`plan`, then `finish`), with
-    /// the request awaited. Cancelling the task cancels the request.
+    /// the request awaited. Cancelling the task cancels the request. `@concurrent`: `plan` and
+    /// `finish` read and write the cache file, work that must not run on a caller's actor (since
+    /// Swift 6.2, SE-0461, a plain `nonisolated` async function would run on its caller's actor,
+    /// and the launch's caller is the main actor).
+    @concurrent
     func get(_ url: URL) async throws(FetchError) -> Outcome {
         switch plan(url) {
         case .reuse(let outcome): return outcome

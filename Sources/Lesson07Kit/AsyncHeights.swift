@@ -11,19 +11,28 @@ import WorkshopCore
 enum AsyncHeights {
     /// Called on the main thread; returns at once. The harness cancels the task when the run
     /// ends: the child tasks then measure no further chunk.
-    static func start(_ controller: RowHeightsController, cellWidth: Double, chunkSize: Int, tasks: Int) {
+    /// `stepIsolation`: the demo of Swift 6.2's defaults instead of the task group
+    /// (`StepIsolationDemo.swift`).
+    static func start(
+        _ controller: RowHeightsController, cellWidth: Double, chunkSize: Int, tasks: Int,
+        stepIsolation: StepIsolation? = nil
+    ) {
         controller.reload()  // estimated heights: something on screen now
         let texts = controller.texts
         let trace = controller.trace
         let chunks = stride(from: 0, to: texts.count, by: max(1, chunkSize)).map { start in
             start..<min(texts.count, start + max(1, chunkSize))
         }
+        if let stepIsolation {
+            return startStepByStep(controller, cellWidth: cellWidth, chunks: chunks, isolation: stepIsolation)
+        }
         controller.startTask {
             do {
                 try await withThrowingTaskGroup(of: (start: Int, heights: [Double]).self) { group in
                     var waiting = chunks.makeIterator()
                     // Called on the main actor; the closure it adds runs as a child task on
-                    // Swift's task pool, off the main thread.
+                    // Swift's task pool, off the main thread (a child task takes no actor from
+                    // its parent: no `@concurrent` needed, under Swift 6.2's defaults either).
                     func measureNext() {
                         guard let rows = waiting.next() else { return }
                         // .utility, like the threaded variant's queue: the main thread wins the CPU.

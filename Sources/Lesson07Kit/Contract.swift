@@ -17,6 +17,7 @@ extension LessonContract {
         flags: [
             Lesson07Flags.width.contract, Lesson07Flags.rows.contract, Lesson07Flags.chunkSize.contract,
             Lesson07Flags.tasks.contract, Flag(name: "--corners-svg"),
+            Flag(name: "--step-isolation", refused: ["sideways"]),
         ],
         help: [
             "Layout math: Auto Layout's constraints solved by hand", "1-8; 1 is the threaded variant's one queue",

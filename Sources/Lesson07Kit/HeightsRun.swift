@@ -26,6 +26,8 @@ public enum HeightsRun {
         public var timeoutSeconds = 120.0
         /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
         public var cancelAfter: Double?
+        /// The async variant's demo of Swift 6.2's defaults (`--step-isolation`); nil: the task group.
+        public var stepIsolation: StepIsolation?
         public init(
             rows: Int = 10_000, width: Int = 40, chunkSize: Int = 500, tasks: Int = 1, output: ScreenOutput = .silent
         ) {
@@ -61,7 +63,8 @@ public enum HeightsRun {
             case .threaded: threaded.start(controller, cellWidth: cellWidth)
             case .async:
                 AsyncHeights.start(
-                    controller, cellWidth: cellWidth, chunkSize: settings.chunkSize, tasks: settings.tasks)
+                    controller, cellWidth: cellWidth, chunkSize: settings.chunkSize, tasks: settings.tasks,
+                    stepIsolation: settings.stepIsolation)
             case .noThread: NoThreadHeights.run(controller, cellWidth: cellWidth)
             }
         }

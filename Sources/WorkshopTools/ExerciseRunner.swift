@@ -233,11 +233,21 @@ public struct ExerciseRunner: Sendable {
     /// Where the builds are kept: in the build folder, so `rm -rf .build` clears them too.
     public var cacheDirectory: URL { toolchain.binDirectory.appendingPathComponent("exercise-checks") }
 
+    /// The language a learner's file is compiled in: the package's own (Package.swift), Swift 6
+    /// with Swift 6.2's approachable concurrency, as a new Xcode 26 project has it. A `nonisolated`
+    /// async function runs on its caller's actor, `@concurrent` sends it off (SE-0461), and a
+    /// conformance may take its type's isolation (SE-0470). The editor's flags
+    /// (`compile_flags.txt`) say the same.
+    public static let languageFlags = [
+        "-swift-version", "6", "-enable-upcoming-feature", "NonisolatedNonsendingByDefault",
+        "-enable-upcoming-feature", "InferIsolatedConformances",
+    ]
+
     func arguments(_ exercise: Exercise, _ variant: Variant) -> [String] {
-        var arguments = [
-            "-swift-version", "6", "-suppress-warnings", "-diagnostic-style=llvm", "-Onone", "-g",
-            "-module-name", exercise.moduleName,
-        ]
+        var arguments =
+            Self.languageFlags + [
+                "-suppress-warnings", "-diagnostic-style=llvm", "-Onone", "-g", "-module-name", exercise.moduleName,
+            ]
         switch variant {
         case .checks:
             let bin = toolchain.binDirectory.path

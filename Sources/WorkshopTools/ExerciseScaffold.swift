@@ -125,10 +125,10 @@ public struct ExerciseScaffold: Sendable {
 
     /// The compiler flags sourcekit-lsp uses for the folder's files (the editor sees the kit).
     public static let compileFlags =
-        [
-            "-swift-version", "6", "-module-name", "Exercises", "-I", "../../.build/debug/Modules", "-I",
-            "../../Sources/CSQLite", "-I", "../../Sources/CZlib",
-        ].joined(separator: "\n") + "\n"
+        (ExerciseRunner.languageFlags + [
+            "-module-name", "Exercises", "-I", "../../.build/debug/Modules", "-I", "../../Sources/CSQLite", "-I",
+            "../../Sources/CZlib",
+        ]).joined(separator: "\n") + "\n"
 
     func learnerFile(solved: Bool) -> String {
         """
@@ -254,6 +254,7 @@ public struct ExerciseScaffold: Sendable {
                 swift run workshop check \(id)
                 ```
 
+                \(Self.compiledAs(japanese: true))
                 | チェック | 求めるもの |
                 |---|---|
 
@@ -273,10 +274,35 @@ public struct ExerciseScaffold: Sendable {
             swift run workshop check \(id)
             ```
 
+            \(Self.compiledAs(japanese: false))
             | check | wanted |
             |---|---|
 
             Stuck? `swift run workshop hint \(id)` shows one more hint each time you ask.
+
+            """
+    }
+
+    /// What every exercise's README says under "Check it": how `check` compiles the learner's
+    /// file (`ExerciseRunner.languageFlags`). A paragraph, ending with a blank line.
+    public static func compiledAs(japanese: Bool) -> String {
+        japanese
+            ? """
+            `check` は、パッケージと同じ設定であなたのファイルをコンパイルします。Swift 6 言語モードに、Swift 6.2 の
+            Approachable Concurrency の 2 つの機能、`NonisolatedNonsendingByDefault` と `InferIsolatedConformances` を加えた
+            設定です(エディタもこのフォルダの `compile_flags.txt` から同じ設定を読みます)。この設定では `nonisolated` の
+            async 関数は呼び出し元のアクターで動き、処理をそこから外へ出すのは `@concurrent` です。Xcode 26 で Approachable
+            Concurrency を有効にしたプロジェクトと同じ規則です(そうしたプロジェクトは既定のアクター分離も `MainActor` に
+            することが多いのですが、このパッケージはそうしていません)。
+
+            """
+            : """
+            `check` compiles your file the way the package is built: Swift 6 language mode with Swift 6.2's
+            approachable concurrency, `NonisolatedNonsendingByDefault` and `InferIsolatedConformances` (the
+            editor reads the same from this folder's `compile_flags.txt`). There a `nonisolated` async
+            function runs on its caller's actor, and `@concurrent` is what sends work off it: the rules of
+            an Xcode 26 project with Approachable Concurrency on (such a project usually also makes
+            `MainActor` the default isolation; this package does not).
 
             """
     }

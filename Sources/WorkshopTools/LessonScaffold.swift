@@ -238,8 +238,10 @@ public struct LessonScaffold: Sendable {
                 }
             }
 
-            /// Not isolated to any actor: the parse runs off the main actor, in the task pool.
-            nonisolated static func parse(_ data: Data, trace: Trace) async throws(FetchError) -> [TimelineEntry] {
+            /// `@concurrent`: the parse runs off the main actor, in the task pool. (Merely
+            /// `nonisolated`, it would run on its caller's actor, the main actor: Swift 6.2's default.)
+            @concurrent
+            static func parse(_ data: Data, trace: Trace) async throws(FetchError) -> [TimelineEntry] {
                 try trace.measure("parse entries", lane: "task pool") { () throws(FetchError) in try EntriesRun.decode(data) }
             }
         }

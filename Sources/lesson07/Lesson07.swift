@@ -45,6 +45,14 @@ struct Lesson07: LessonProgram {
         note: localized("1 is the threaded variant's one queue"), valueName: "n")
     var tasks = HeightsRun.Settings().tasks
 
+    @Option(
+        help: ArgumentHelp(
+            localized(
+                "The async variant measures chunk by chunk in one function the main actor awaits, declared nonisolated(nonsending) (it runs on its caller's actor) or @concurrent (it leaves it): Swift 6.2's defaults, measured. Without it: the task group."
+            ),
+            valueName: "nonsending|concurrent"))
+    var stepIsolation: String?
+
     // Not `--svg`: every lesson's `--svg FILE` draws the run's timeline.
     @Flag(help: ArgumentHelp(localized("Also print the rounded-corner outlines of part 4 as SVG paths.")))
     var cornersSVG = false
@@ -54,6 +62,10 @@ struct Lesson07: LessonProgram {
         try Lesson07Flags.rows.check(rows)
         try Lesson07Flags.chunkSize.check(chunkSize)
         try Lesson07Flags.tasks.check(tasks)
+        if let stepIsolation, StepIsolation(rawValue: stepIsolation) == nil {
+            throw ValidationError(
+                localized("--step-isolation takes nonsending or concurrent, not '%@'.", stepIsolation))
+        }
     }
 
     func prepare() -> NoSetup { NoSetup() }
@@ -75,9 +87,20 @@ struct Lesson07: LessonProgram {
                 "threaded: draw with estimated heights now, measure on height-queue in chunks of %d, reload on main",
                 chunkSize)
         case .async:
-            localized(
-                "async: draw with estimated heights now, measure chunks of %d in a task group of width %d, reload on the main actor",
-                chunkSize, tasks)
+            switch stepIsolation.flatMap(StepIsolation.init(rawValue:)) {
+            case .nonsending?:
+                localized(
+                    "async: draw with estimated heights now, then await each chunk of %d in a nonisolated(nonsending) function: it runs on its caller's actor, main",
+                    chunkSize)
+            case .concurrent?:
+                localized(
+                    "async: draw with estimated heights now, then await each chunk of %d in a @concurrent function: it runs on the task pool",
+                    chunkSize)
+            case nil:
+                localized(
+                    "async: draw with estimated heights now, measure chunks of %d in a task group of width %d, reload on the main actor",
+                    chunkSize, tasks)
+            }
         case .noThread: localized("no-thread: measure every row on the main thread, then draw the table")
         }
     }
@@ -86,6 +109,7 @@ struct Lesson07: LessonProgram {
     func perform(_ variant: Variant, setup: NoSetup, output: ScreenOutput) -> VariantRun<HeightsDetails> {
         var settings = HeightsRun.Settings(rows: rows, width: width, chunkSize: chunkSize, tasks: tasks, output: output)
         settings.cancelAfter = common.cancelAfter
+        settings.stepIsolation = stepIsolation.flatMap(StepIsolation.init(rawValue:))
         return HeightsRun.perform(variant, settings: settings)
     }
 

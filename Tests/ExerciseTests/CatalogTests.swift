@@ -29,6 +29,21 @@ struct CatalogTests {
         if id.hasPrefix("0") { #expect(ExerciseCatalog.exercise(id: String(id.dropFirst()))?.id == id) }
     }
 
+    /// Every README says how `check` compiles the learner's file (in both languages), and the
+    /// editor's flags and the runner's agree: Swift 6 with Swift 6.2's approachable concurrency.
+    @Test(arguments: ids) func everyExerciseSaysHowItIsCompiled(id: String) throws {
+        let exercise = ExerciseFiles.exercise(id)
+        for (name, japanese) in [("README.md", false), ("README.ja.md", true)] {
+            let text = try ExerciseFiles.document(exercise, name)
+            #expect(
+                text.contains(ExerciseScaffold.compiledAs(japanese: japanese)),
+                "\(exercise.directory)/\(name) says how check compiles the file")
+        }
+        let flags = try String(
+            contentsOfFile: ExerciseFiles.root.path + "/" + exercise.directory + "/compile_flags.txt", encoding: .utf8)
+        #expect(flags.split(separator: "\n").starts(with: ExerciseRunner.languageFlags.map { Substring($0) }))
+    }
+
     /// Lesson exercises first, in id order, then those of no lesson.
     @Test func theOrderIsLessonsThenTheRest() {
         let lessons = ExerciseCatalog.exercises.prefix { $0.lesson != nil }

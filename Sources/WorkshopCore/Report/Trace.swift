@@ -22,13 +22,19 @@ public final class Trace: Sendable {
 
     public init() {}
 
-    /// Runs `work` and records it in the lane of the current queue (or "main").
+    /// Runs `work` and records it in the lane of the current queue (or "main"), or in `lane`,
+    /// which names where the caller means it to run ("task pool", "writer actor"). Work that
+    /// ran on the main thread is recorded on "main" whatever `lane` says: the picture shows
+    /// where it ran, not where it was meant to. (Under Swift 6.2's `NonisolatedNonsendingByDefault`
+    /// a `nonisolated` async function called from the main actor runs there; this is how the
+    /// timeline shows it.)
     public func measure<T, Failure: Error>(
         _ name: String, lane: String? = nil, _ work: () throws(Failure) -> T
     ) throws(Failure) -> T {
         let start = clock.elapsed
+        let ranOn = Thread.isMainThread ? "main" : (lane ?? Trace.currentLane())
         defer {
-            let span = Span(lane: lane ?? Trace.currentLane(), name: name, start: start, end: clock.elapsed)
+            let span = Span(lane: ranOn, name: name, start: start, end: clock.elapsed)
             spans.withLock { $0.append(span) }
         }
         return try work()
