@@ -113,7 +113,7 @@ struct PresentCommandTests {
     /// ends the presentation; the terminal-less output has the banner with both of the step's
     /// commands, the skip, and the step's takeaway once.
     @Test(.enabled(if: WorkshopBinary.isBuilt)) func aScriptDrivesItLineByLine() throws {
-        let run = try Self.present(["03", "--step", "4"], input: "\n\nq\n")
+        let run = try Self.present(["3", "--step", "4"], input: "\n\nq\n")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("step 4 of 4"), "\(run.stdout)")
         #expect(
@@ -204,7 +204,7 @@ struct PresentCommandTests {
         defer { try? FileManager.default.removeItem(at: standIn.folder) }
         try standIn.makeStale()
         let first = try Self.present(
-            ["03", "--step", "2", "--lang", "ja"], input: "\nq\n", changes: standIn.environment)
+            ["3", "--step", "2", "--lang", "ja"], input: "\nq\n", changes: standIn.environment)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         #expect(
             first.stderr.contains("lesson03 をビルドしたあとに Sources/lesson03/Lesson03.swift が変わりました。"), "\(first.stderr)")
@@ -222,7 +222,7 @@ struct PresentCommandTests {
                 japanese.takeaway.filter { !$0.isWhitespace }), "\(first.stdout)")
 
         // Built now: the second time runs it at once.
-        let second = try Self.present(["03", "--step", "2"], input: "\nq\n", changes: standIn.environment)
+        let second = try Self.present(["3", "--step", "2"], input: "\nq\n", changes: standIn.environment)
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         #expect(!second.stderr.contains("swift build"), "\(second.stderr)")
         #expect(standIn.calls.count == 1)
@@ -239,7 +239,7 @@ struct PresentCommandTests {
             "#!/bin/sh\necho 'error: cannot find type in scope'\nexit 1\n",
             at: standIn.folder.appendingPathComponent("tools/swift"))
         try standIn.makeStale()
-        let run = try Self.present(["03"], input: "q\n", changes: standIn.environment)
+        let run = try Self.present(["3"], input: "q\n", changes: standIn.environment)
         #expect(run.status != 0)
         #expect(run.stderr.contains("lesson03 could not be built (exit status 1)"), "\(run.stderr)")
         #expect(run.stderr.contains("error: cannot find type in scope"), "\(run.stderr)")

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import Lesson03Kit
 import WorkshopCore
 import WorkshopTools
 import XCTest
@@ -85,7 +86,7 @@ final class PresentTmuxSlowTests: XCTestCase {
         tmux.send("Space")
         try tmux.waitForScreen("the banner, the lesson's table and the takeaway together") { screenText in
             screenText.contains(screen.step(1)) && screenText.contains(demos[0].title)
-                && screenText.contains(screen.lessonsOwn) && screenText.contains("iconFailures")
+                && screenText.contains(screen.lessonsOwn) && screenText.contains(MetricName.iconFailures.rawValue)
                 && screenText.contains(screen.takeaway)
         }
         var shown = tmux.capture(history: true)
