@@ -6,9 +6,11 @@ import WorkshopTools
 
 /// `workshop verify`: for instructors and CI. For every exercise, the way `check` does it
 /// (compiled with the exercise's driver, run in a child process):
-/// - the copy as shipped (the learner's file as git has it, see ShippedFiles) compiles and fails at least
-///   one check, or the checks test nothing;
-/// - the reference solution (Exercises/<folder>/.meta/solution) passes every check;
+/// - the copy as shipped (the learner's file as git has it, see ShippedFiles) compiles and fails
+///   every check its `.meta/exercise.json` names in `failsAsShipped` (else the checks test
+///   nothing, or not what the README says they do);
+/// - the reference solution (Exercises/<folder>/.meta/solution) passes every check, and the checks
+///   that ran are the catalog's, in its order;
 /// - the learner's files in Exercises/ are the copies as shipped (a room ready to start).
 ///
 /// The exercises are compiled and checked several at a time (`--jobs`). `--repeat` and
@@ -236,10 +238,16 @@ struct Verify: ParsableCommand {
                 return localized(format: "DOES NOT COMPILE: %@", String(first))
             }
             if report.passed { return localized("PASSES (ships solved)") }
+            if let passing = unfailed(job.exercise, report) {
+                return localized(format: "PASSES \"%@\", which it must fail as shipped", passing)
+            }
             return report.results.count == 1
                 ? localized(format: "fails %d of 1 check", report.failed.count)
                 : localized(format: "fails %1$d of %2$d checks", report.failed.count, report.results.count)
         case .reference:
+            if report.passed, report.results.map(\.name) != [ExerciseRunner.compileCheck] + job.exercise.checks {
+                return localized("FAILS: the checks that ran are not the ones .meta/exercise.json lists")
+            }
             if report.passed {
                 return report.results.count == 1
                     ? localized("passes 1 check") : localized(format: "passes %d checks", report.results.count)
@@ -250,13 +258,26 @@ struct Verify: ParsableCommand {
     }
 }
 
+extension Verify {
+    /// The first check `.meta/exercise.json` says the copy as shipped fails, that it did not fail.
+    static func unfailed(_ exercise: Exercise, _ report: ExerciseRunner.Report) -> String? {
+        let failed = Set(report.failed.map(\.name))
+        return exercise.failsAsShipped.first { !failed.contains($0) }
+    }
+
+    /// Whether a reference run is what the catalog says: every check passed, and they are its checks.
+    static func referenceHolds(_ exercise: Exercise, _ report: ExerciseRunner.Report) -> Bool {
+        report.passed && report.results.map(\.name) == [ExerciseRunner.compileCheck] + exercise.checks
+    }
+}
+
 extension Verify.Tally {
     mutating func record(_ job: Verify.Job, _ report: ExerciseRunner.Report) {
         let summary = Verify.summary(job, report)
         switch job.kind {
         case .shipped:
             let compiles = report.results.first?.name == ExerciseRunner.compileCheck && report.results[0].passed
-            if compiles && !report.passed {
+            if compiles && !report.passed && Verify.unfailed(job.exercise, report) == nil {
                 shippedFailed += 1
                 if shippedSummary.isEmpty { shippedSummary = summary }
             } else if shippedProblem == nil {
@@ -264,7 +285,7 @@ extension Verify.Tally {
             }
         case .reference:
             slowestReference = max(slowestReference, report.runSeconds)
-            if report.passed {
+            if Verify.referenceHolds(job.exercise, report) {
                 referencePassed += 1
                 if referenceSummary.isEmpty { referenceSummary = summary }
             } else if referenceProblem == nil {

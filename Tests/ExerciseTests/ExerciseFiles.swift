@@ -48,4 +48,33 @@ enum ExerciseFiles {
         guard let exercise = ExerciseCatalog.exercise(id: id) else { preconditionFailure("no exercise \(id)") }
         return exercise
     }
+
+    /// The rows of the first table whose header starts with "| check |" (an exercise README's
+    /// check table), without the header, each cell trimmed and unescaped (`\|` is a |); none
+    /// when there is no such table.
+    static func tableRows(in markdown: String) throws -> [[String]] {
+        let lines = markdown.split(separator: "\n").map(String.init)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("| check |") }) else {
+            return []
+        }
+        return lines[(header + 2)...].prefix { $0.hasPrefix("|") }.map { line in
+            var cells: [String] = []
+            var cell = ""
+            var escaped = false
+            for character in line.dropFirst() {
+                if escaped {
+                    cell.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "|" {
+                    cells.append(cell.trimmingCharacters(in: .whitespaces))
+                    cell = ""
+                } else {
+                    cell.append(character)
+                }
+            }
+            return cells
+        }
+    }
 }

@@ -26,9 +26,9 @@ struct JapaneseDocumentsTests {
         #expect(japanese.contains("swift run workshop check \(id)"))
         #expect(Self.headings(japanese) == Self.headings(readme), "the same sections")
         // The table names the checks as `check` prints them, each in its README's language.
-        let rows = try TwoWayProofSlowTests.tableRows(in: readme).compactMap { $0.first }
+        let rows = try ExerciseFiles.tableRows(in: readme).compactMap { $0.first }
         let japaneseTable = japanese.replacingOccurrences(of: "| チェック |", with: "| check |")
-        let japaneseRows = try TwoWayProofSlowTests.tableRows(in: japaneseTable).compactMap { $0.first }
+        let japaneseRows = try ExerciseFiles.tableRows(in: japaneseTable).compactMap { $0.first }
         let japaneseNames = exercise.japaneseCheckNames.merging(
             [ExerciseRunner.compileCheck: ExerciseRunner.japanese(ExerciseRunner.compileCheck)]
         ) { first, _ in first }

@@ -33,11 +33,17 @@ final class NewExerciseSlowTests: XCTestCase {
             enum AdderChecks {
                 static let adds = Check(
                     "adds", ja: "足し算する", wanted: "add(2, 3) is 5", ja: "add(2, 3) が 5", hint: 1)
-                static let all = [adds]
+                static let addsZero = Check(
+                    "adds zero", ja: "0 を足す", wanted: "add(0, 0) is 0", ja: "add(0, 0) が 0", hint: 1)
+                static let all = [adds, addsZero]
 
                 static func run() -> [CheckResult] {
                     let sum = Adder.add(2, 3)
-                    return [adds.result(sum == 5, got: localized("\\(sum)", ja: "\\(sum)"))]
+                    let zero = Adder.add(0, 0)
+                    return [
+                        adds.result(sum == 5, got: localized("\\(sum)", ja: "\\(sum)")),
+                        addsZero.result(zero == 0, got: localized("\\(zero)", ja: "\\(zero)")),
+                    ]
                 }
             }
 
@@ -50,7 +56,8 @@ final class NewExerciseSlowTests: XCTestCase {
             """
         let meta: [String: Any] = [
             "id": "99", "lesson": "99", "title": ["en": "add two numbers", "ja": "2 つの数を足す"],
-            "files": ["Adder.swift"], "hints": 1, "checks": [["en": "adds", "ja": "足し算する"]],
+            "files": ["Adder.swift"], "hints": 1,
+            "checks": [["en": "adds", "ja": "足し算する"], ["en": "adds zero", "ja": "0 を足す"]],
             "failsAsShipped": ["adds"], "uses": ["en": "Adder.add(_:_:)", "ja": "Adder.add(_:_:)"],
             "shipped": ["Adder.swift": fingerprint(Data(shipped.utf8))],
         ]
@@ -86,6 +93,15 @@ final class NewExerciseSlowTests: XCTestCase {
         XCTAssertTrue(
             verify.stdout.contains("verify: exercise 99 ships unsolved and its reference passes"),
             verify.stdout)
+        // exercise.json says the copy as shipped fails a check that it passes: verify says which.
+        var wrong = meta
+        wrong["failsAsShipped"] = ["adds", "adds zero"]
+        try workspace.write(folder + "/.meta/exercise.json", try JSONSerialization.data(withJSONObject: wrong))
+        let misdeclared = try run(["verify", "99"])
+        XCTAssertEqual(misdeclared.status, 1, misdeclared.stdout + misdeclared.stderr)
+        XCTAssertTrue(
+            misdeclared.stdout.contains("PASSES \"adds zero\", which it must fail as shipped"), misdeclared.stdout)
+        try workspace.write(folder + "/.meta/exercise.json", try JSONSerialization.data(withJSONObject: meta))
 
         try workspace.write(folder + "/Adder.swift", Data(solution.utf8))
         let passing = try run(["check", "99"])

@@ -243,7 +243,7 @@ final class WorkshopCLISlowTests: WorkshopCLICase {
     }
 
     func testVerifyPassesAsShippedAndFailsWhenAnExerciseShipsSolved() throws {
-        // Two of them (TwoWayProofSlowTests proves every exercise both ways; CI runs the whole verify).
+        // Two of them (CI runs the whole verify: every exercise both ways).
         let two = Subject.all.filter { $0.id == gone.id || $0.id == pure.id }
         let clean = try run(["verify"] + two.map(\.id))
         XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
