@@ -134,7 +134,7 @@ enum BoardSync {
     }
 
     /// Why there is no answer, in a few words.
-    private static func describe(_ failure: BoardHTTP.Failure, timeout: Double) -> String {
+    static func describe(_ failure: BoardHTTP.Failure, timeout: Double) -> String {
         switch failure {
         case .noAnswer: Text.boardNoAnswer(timeout)
         case .refused: localized("connection refused")

@@ -5,6 +5,7 @@ import WorkshopTools
 
 @testable import WorkshopCore
 @testable import WorkshopServer
+@testable import workshop
 
 #if canImport(Glibc)
     import Glibc
@@ -165,12 +166,16 @@ struct BoardCommandTests {
     }
 }
 
-/// The slow tier (`swift test --filter SlowTests`): a check's time with a board that does not
-/// answer, measured against one without a board (BoardCommandTests' helpers).
+/// The slow tier (`swift test --filter SlowTests`): a whole check with a board that does not
+/// answer, beside one without a board (BoardCommandTests' helpers). How long the board's part
+/// takes is decided where it is spent (BoardWaitTests: the check's one post, 0.3 s at most);
+/// here, what the learner sees: the verdict, the one line that says why the board did not take
+/// it (the deadline, or the refusal), and the reports kept for later. The whole checks' times
+/// are printed: on a busy machine they vary by more than the board's part.
 @Suite("workshop check with a board that does not answer")
 struct BoardCommandSlowTests {
     @Test(
-        "a board that does not answer costs a check less than 0.5 s; the verdict is printed; the reports go later",
+        "a board that does not answer costs a check its 0.3 s post; the verdict is printed; the reports go later",
         .enabled(if: WorkshopBinary.isBuilt))
     func unreachableBoard() throws {
         let workspace = try TestWorkspace()
@@ -185,33 +190,34 @@ struct BoardCommandSlowTests {
             "{\"url\": \"http://127.0.0.1:\(silent.port)\", \"name\": \"aoi\", \"code\": \"\(RoomServer.code)\"}"
         var alone = Double.infinity
         var hanging = Double.infinity
-        var output = ""
         var waiting: Any?  // the reports not sent yet, kept across the turns
         for _ in 0..<4 {
             try BoardCommandTests.setBoard(nil, in: workspace)
             alone = min(alone, try BoardCommandTests.timedCheck(exercise, workspace).0)
             try BoardCommandTests.setBoard(membership, pending: waiting, in: workspace)
-            let (seconds, text) = try BoardCommandTests.timedCheck(exercise, workspace)
+            let (seconds, output) = try BoardCommandTests.timedCheck(exercise, workspace)
             hanging = min(hanging, seconds)
-            output = text
+            let lines = output.split(separator: "\n")
+            #expect(lines.last?.hasPrefix("exercise \(exercise.id): ") == true, "\(output)")
+            // Given up at the check's deadline (`BoardSync.checkTimeout`), and said so.
+            #expect(lines.dropLast().last?.contains("the room's board did not take it") == true, "\(output)")
+            #expect(output.contains("no answer within \(BoardSync.checkTimeout) s"), "\(output)")
             waiting = (try BoardCommandTests.progress(workspace)["board"] as? [String: Any])?["pending"]
         }
-        let lines = output.split(separator: "\n")
-        #expect(lines.last?.hasPrefix("exercise \(exercise.id): ") == true, "\(output)")
-        #expect(lines.dropLast().last?.contains("the room's board did not take it") == true, "\(output)")
-        print(
-            String(
-                format: "board unreachable: fastest check %.3f s alone, %.3f s with a hanging board (+%.3f s)",
-                alone, hanging, hanging - alone))
-        // The bar is 0.5 s; a thread-sanitized build runs URLSession's setup several times slower.
-        let allowance = Toolchain.builtWithThreadSanitizer ? 1.0 : 0.5
-        #expect(hanging - alone < allowance, "a hanging board slowed the check by \(hanging - alone) s")
 
-        // Nothing listening at all (connection refused) is no slower.
+        // Nothing listening at all (connection refused): said so, no wait for a deadline.
         silent.close()
         var refused = Double.infinity
-        for _ in 0..<3 { refused = min(refused, try BoardCommandTests.timedCheck(exercise, workspace).0) }
-        #expect(refused - alone < allowance, "nothing listening slowed the check by \(refused - alone) s")
+        for _ in 0..<3 {
+            let (seconds, output) = try BoardCommandTests.timedCheck(exercise, workspace)
+            refused = min(refused, seconds)
+            #expect(output.contains("connection refused"), "\(output)")
+        }
+        print(
+            String(
+                format: "board unreachable: fastest check %.3f s alone, %.3f s with a hanging board (%+.3f s), "
+                    + "%.3f s with nothing listening (%+.3f s)",
+                alone, hanging, hanging - alone, refused, refused - alone))
         let board = try #require(try BoardCommandTests.progress(workspace)["board"] as? [String: Any])
         #expect((board["pending"] as? [Any])?.count == 7)
 

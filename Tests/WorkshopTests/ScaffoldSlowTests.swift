@@ -20,6 +20,16 @@ final class ScaffoldSlowTests: XCTestCase {
         try Subprocess.run("/bin/sh", ["-c", command], currentDirectory: folder.path, timeout: timeout)
     }
 
+    /// What a failed run in the copy said: its error and failure lines (XCTest prints them before
+    /// Swift Testing's long tail, so the tail alone can miss them), then its last lines.
+    func failures(_ outcome: Subprocess.Outcome, tail: Int = 1500) -> String {
+        let lines = outcome.stdout.split(separator: "\n").filter {
+            $0.contains("error:") || $0.contains(" failed") || $0.contains("✘")
+        }
+        return lines.prefix(40).joined(separator: "\n") + "\n…\n" + String(outcome.stdout.suffix(tail))
+            + (outcome.timedOut ? "\n(timed out)" : "")
+    }
+
     /// The package's files as they are (tracked and new, not ignored), their times kept, over
     /// what the copy had (its `.build` stays).
     func makeCopy() throws {
@@ -65,7 +75,7 @@ final class ScaffoldSlowTests: XCTestCase {
         }
 
         let build = try sh("swift build --build-tests 2>&1", in: Self.copy, timeout: 1800)
-        XCTAssertTrue(build.succeeded, String(build.stdout.suffix(3000)))
+        XCTAssertTrue(build.succeeded, failures(build, tail: 3000))
         XCTAssertFalse(build.stdout.contains("warning:"), "the scaffolded lesson builds with no warning")
         guard build.succeeded else { return }
 
@@ -79,11 +89,11 @@ final class ScaffoldSlowTests: XCTestCase {
         let tests = try sh(
             "swift test --skip-build --skip SlowTests --filter '\(suites.joined(separator: "|"))' 2>&1", in: Self.copy,
             timeout: 1800)
-        XCTAssertTrue(tests.succeeded, String(tests.stdout.suffix(4000)))
+        XCTAssertTrue(tests.succeeded, failures(tests))
         XCTAssertTrue(tests.stdout.contains("lesson\(number)"), "the contract suite ran for lesson \(number)")
 
         let verify = try sh(".build/debug/workshop verify \(exercise) 2>&1", in: Self.copy, timeout: 300)
-        XCTAssertTrue(verify.succeeded, verify.stdout)
+        XCTAssertTrue(verify.succeeded, failures(verify))
         XCTAssertTrue(
             verify.stdout.contains("verify: exercise \(exercise) ships unsolved and its reference passes"),
             verify.stdout)
