@@ -17,12 +17,17 @@ public enum Browser {
         public var description: String { Browser.missing }
     }
 
+    /// How long one browser run may take: a cap for a machine whose cores are shared, not a
+    /// claim about speed. CI runs the slow tier three processes wide on two cores, and there a
+    /// DocC page took chromium over 120 s and the board's page over 90 s.
+    public static let timeout = 300.0
+
     /// A projector: what the room's pages must fit.
     public static let projector = (width: 1280, height: 800)
 
     /// Runs the browser headless with `arguments`, in a profile of its own (so a test never
     /// touches, or waits for, anyone's browser), bounded by `timeout`.
-    public static func run(_ arguments: [String], timeout: Double = 90) throws -> Subprocess.Outcome {
+    public static func run(_ arguments: [String], timeout: Double = Browser.timeout) throws -> Subprocess.Outcome {
         guard let path else { throw NotInstalled() }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
@@ -92,7 +97,7 @@ public enum Browser {
 
     /// Loads `url` at the projector's size, lets it run (`budget` ms of virtual time), and
     /// returns the DOM it ended with.
-    public static func dom(_ url: String, budget: Int = 3000, timeout: Double = 120) throws -> Subprocess.Outcome {
+    public static func dom(_ url: String, budget: Int = 3000, timeout: Double = Browser.timeout) throws -> Subprocess.Outcome {
         try run(
             [
                 "--window-size=\(projector.width),\(projector.height)", "--virtual-time-budget=\(budget)", "--dump-dom",
@@ -100,9 +105,7 @@ public enum Browser {
             ], timeout: timeout)
     }
 
-    /// A PNG of `url` at the projector's size into `file`. The timeout is a cap for a machine
-    /// whose cores are shared (CI runs the slow tier three processes wide on two cores, and a
-    /// DocC page took chromium over 120 s there), not a claim about speed.
+    /// A PNG of `url` at the projector's size into `file`.
     public static func screenshot(_ url: String, to file: String, language: String = "en", budget: Int = 3000)
         throws -> Subprocess.Outcome
     {
@@ -110,7 +113,7 @@ public enum Browser {
             [
                 "--screenshot=\(file)", "--window-size=\(projector.width),\(projector.height)",
                 "--virtual-time-budget=\(budget)", "--lang=\(language)", "--accept-lang=\(language)", url,
-            ], timeout: 300)
+            ])
     }
 
     /// Where a test's screenshots go: the folder in `SAKUSAKU_SCREENSHOTS` (made if missing), else

@@ -16,7 +16,7 @@ struct BoardBrowserSlowTests {
         ProcessInfo.processInfo.environment["BOARD_SCREENSHOT"]
         ?? FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString).png").path
 
-    static func chromium(_ arguments: [String], timeout: Double = 90) throws -> Subprocess.Outcome {
+    static func chromium(_ arguments: [String], timeout: Double = Browser.timeout) throws -> Subprocess.Outcome {
         try Browser.run(arguments, timeout: timeout)
     }
 
@@ -52,9 +52,9 @@ struct BoardBrowserSlowTests {
             finished.signal()
         }
         let version = room.board.version
-        #expect(room.board.wait(timeout: 60) { _, waiting in waiting > 0 }, "the page never asked for a change")
+        #expect(room.board.wait(timeout: Browser.timeout) { _, waiting in waiting > 0 }, "the page never asked for a change")
         #expect(try room.report("late", TestBoard.report("B1", passed: false, check: "a check")) == 200)
-        #expect(finished.wait(timeout: .now() + 120) == .success, "chromium did not finish")
+        #expect(finished.wait(timeout: .now() + Browser.timeout) == .success, "chromium did not finish")
         let dump = try #require(try outcome.current?.get())
         #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
         let dom = dump.stdout

@@ -58,7 +58,7 @@ struct TutorialBrowserSlowTests {
         let build = try Subprocess.run(
             try #require(Self.workshop), ["docs", "--output", folder.path],
             environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "LANG": "C.UTF-8"]) { $1 },
-            currentDirectory: Self.packageRoot.path, timeout: 120)
+            currentDirectory: Self.packageRoot.path, timeout: 600)
         #expect(build.succeeded, "workshop docs: \(build.stdout)\(build.stderr)")
         print(build.stdout)
 
@@ -72,7 +72,7 @@ struct TutorialBrowserSlowTests {
         for page in Self.pages {
             let url = server.baseURL.absoluteString + page.path
             let dump = try BoardBrowserSlowTests.chromium(
-                ["--virtual-time-budget=10000", "--dump-dom", url], timeout: 120)
+                ["--virtual-time-budget=10000", "--dump-dom", url])
             #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
             let text = Self.text(of: dump.stdout)
             for expected in page.texts {
@@ -85,7 +85,7 @@ struct TutorialBrowserSlowTests {
                 [
                     "--virtual-time-budget=10000", "--hide-scrollbars", "--window-size=1280,2000",
                     "--screenshot=\(screenshot)", url,
-                ], timeout: 120)
+                ])
             #expect(shot.succeeded, "chromium: \(shot.stderr.suffix(2000))")
             let png = try #require(FileManager.default.contents(atPath: screenshot))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

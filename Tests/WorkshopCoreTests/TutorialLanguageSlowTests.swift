@@ -112,7 +112,7 @@ struct TutorialLanguageSlowTests {
         let build = try Subprocess.run(
             try #require(Self.workshop), ["docs", "--output", folder.path],
             environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "LANG": "C.UTF-8"]) { $1 },
-            currentDirectory: Self.packageRoot.path, timeout: 180)
+            currentDirectory: Self.packageRoot.path, timeout: 600)
         try #require(build.succeeded, "workshop docs: \(build.stdout)\(build.stderr)")
         #expect(build.stdout.contains("/docs/ja/tutorials/sakusaku"), "\(build.stdout)")
         #expect(!build.stdout.contains("ja-JP"), "\(build.stdout)")
@@ -131,7 +131,7 @@ struct TutorialLanguageSlowTests {
             [
                 "--window-size=\(Browser.projector.width),\(Browser.projector.height)",
                 "--virtual-time-budget=600000", "--dump-dom", url,
-            ], timeout: 300)
+            ])
         try #require(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
         func attribute(_ name: String) -> String {
             guard let range = dump.stdout.range(of: "data-\(name)=\"([^\"]*)\"", options: .regularExpression) else {
