@@ -97,7 +97,9 @@ public enum Browser {
 
     /// Loads `url` at the projector's size, lets it run (`budget` ms of virtual time), and
     /// returns the DOM it ended with.
-    public static func dom(_ url: String, budget: Int = 3000, timeout: Double = Browser.timeout) throws -> Subprocess.Outcome {
+    public static func dom(_ url: String, budget: Int = 3000, timeout: Double = Browser.timeout) throws
+        -> Subprocess.Outcome
+    {
         try run(
             [
                 "--window-size=\(projector.width),\(projector.height)", "--virtual-time-budget=\(budget)", "--dump-dom",

@@ -52,7 +52,9 @@ struct BoardBrowserSlowTests {
             finished.signal()
         }
         let version = room.board.version
-        #expect(room.board.wait(timeout: Browser.timeout) { _, waiting in waiting > 0 }, "the page never asked for a change")
+        #expect(
+            room.board.wait(timeout: Browser.timeout) { _, waiting in waiting > 0 }, "the page never asked for a change"
+        )
         #expect(try room.report("late", TestBoard.report("B1", passed: false, check: "a check")) == 200)
         #expect(finished.wait(timeout: .now() + Browser.timeout) == .success, "chromium did not finish")
         let dump = try #require(try outcome.current?.get())
