@@ -29,8 +29,8 @@ public final class ChunkHeights {
     }
 
     /// One chunk's heights, with a sizing cell of its own (a cell is not Sendable: one per call).
-    // TODO(1): look at where this runs now, and make it run off the main actor, whoever awaits it.
     nonisolated static func heights(of rows: Range<Int>, in table: ChunkTable) async -> [Double] {
+        // TODO(1): look at where this runs now, and make it run off the main actor, whoever awaits it.
         let cell = table.makeSizingCell()
         return rows.map { cell.height(forText: table.texts[$0]) }
     }

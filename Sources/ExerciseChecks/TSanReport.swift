@@ -34,7 +34,7 @@ public struct TSanReport: Sendable {
         }
         summary = Self.demangle(
             "\(kind): " + accesses.joined(separator: "; ")
-                + (races > 1 ? " (and \(counted(races - 1, "more report")))" : ""))
+                + (races > 1 ? " " + String(format: "(and %@)", counted(races - 1, "more report")) : ""))
     }
 
     /// "#0 $s10ExerciseR114RequestCounterC6recordyySSF Exercises/NN-name/RequestCounter.swift (exerciseR1+0x1012cb)"

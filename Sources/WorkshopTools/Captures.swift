@@ -410,6 +410,8 @@ public enum Captures {
     public struct NormalLine: Sendable, Equatable {
         public var index: Int
         public var text: String
+        /// For a Screen's frames: the set of their events (`text` lists them).
+        public var events: Set<String>? = nil
     }
 
     /// `lines` (a block as written, or a run's output after its rules) as the comparison sees
@@ -450,7 +452,9 @@ public enum Captures {
                     }
                     index += 1
                 }
-                result.append(NormalLine(index: start, text: "frames: " + events.sorted().joined(separator: " | ")))
+                result.append(
+                    NormalLine(
+                        index: start, text: "frames: " + events.sorted().joined(separator: " | "), events: events))
                 continue
             }
             if lane(line) != nil {
@@ -559,10 +563,30 @@ public enum Captures {
 
     /// Where `block` differs from `output` (the run's lines, before its rules), line by line
     /// after the rules and the normaliser; empty when they agree.
+    ///
+    /// A Screen's frames agree when every event the text shows is one the run printed in that
+    /// list of frames, all of them (`frames N` cuts only what is shown). Which events a run draws
+    /// depends on the machine: on a busy one a state that lasts less than a frame is never drawn,
+    /// and the last frames of a cut list are others. A renamed or removed event still differs.
     public static func differences(_ block: Block, output: [String], rules: [Rule], choices: Choices) -> [Difference] {
         let language = block.capture?.command.language ?? block.language
         let quoted = normalised(block.lines, language: language, choices: choices)
-        let printed = normalised(selected(output, rules: rules), language: language, choices: choices)
+        var printed = normalised(selected(output, rules: rules), language: language, choices: choices)
+        // The same lines with every frame kept: `frames N` only shortens each list of frames, so
+        // the lists come in the same order.
+        let uncut = normalised(
+            selected(output, rules: rules.filter { if case .frames = $0 { false } else { true } }),
+            language: language, choices: choices
+        ).compactMap(\.events)
+        var list = 0
+        for index in printed.indices where printed[index].events != nil {
+            if list < uncut.count { printed[index].events = uncut[list] }
+            list += 1
+        }
+        func same(_ quoted: NormalLine, _ printed: NormalLine) -> Bool {
+            if let shown = quoted.events, let drawn = printed.events { return shown.isSubset(of: drawn) }
+            return quoted.text == printed.text
+        }
         var differences: [Difference] = []
         // A longest common subsequence, then the lines outside it, each named by its text line.
         let (n, m) = (quoted.count, printed.count)
@@ -570,7 +594,7 @@ public enum Captures {
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
                 common[i][j] =
-                    quoted[i].text == printed[j].text
+                    same(quoted[i], printed[j])
                     ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
             }
         }
@@ -579,7 +603,7 @@ public enum Captures {
             block.firstLine + (index < n ? quoted[index].index : block.lines.count)
         }
         while i < n || j < m {
-            if i < n, j < m, quoted[i].text == printed[j].text {
+            if i < n, j < m, same(quoted[i], printed[j]) {
                 i += 1
                 j += 1
             } else if i < n, j < m, common[i + 1][j + 1] == common[i][j] {
@@ -654,6 +678,11 @@ extension Captures {
             "(a busy machine: see the takeaway)",
         ]
 
+        /// What a run adds in English whatever its language: how many more race reports the
+        /// thread sanitizer wrote (TSanReport, in the sanitizer's words; one race is reported
+        /// once or twice, run to run).
+        public static let addedInEnglish: [String] = ["(and %@)"]
+
         /// Each language's phrases as regular expressions: the added ones (taken out), then each
         /// group's (its clause written as the group's first phrase).
         let patterns: [Language: [(pattern: String, replacement: String, clause: Bool)]]
@@ -664,9 +693,9 @@ extension Captures {
             for language in Language.allCases {
                 func text(_ key: String) -> String { language == .en ? key : translations[key] ?? key }
                 var list: [(String, String, Bool)] = []
-                for phrase in Self.added {
+                for phrase in Self.added.map(text) + Self.addedInEnglish {
                     // With the space before it, or after it when it starts the line.
-                    list.append((" ?" + Self.pattern(text(phrase)), "", false))
+                    list.append((" ?" + Self.pattern(phrase), "", false))
                 }
                 for group in Self.groups {
                     let first = "⟨" + Captures.masked(Self.plain(text(group[0]))) + "⟩"

@@ -56,7 +56,9 @@ struct BoardBrowserSlowTests {
             room.board.wait(timeout: Browser.timeout) { _, waiting in waiting > 0 }, "the page never asked for a change"
         )
         #expect(try room.report("late", TestBoard.report("B1", passed: false, check: "a check")) == 200)
-        #expect(finished.wait(timeout: .now() + Browser.timeout) == .success, "chromium did not finish")
+        #expect(
+            finished.wait(timeout: .now() + Browser.timeout * Double(Browser.attempts)) == .success,
+            "chromium did not finish")
         let dump = try #require(try outcome.current?.get())
         #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
         let dom = dump.stdout

@@ -131,7 +131,7 @@ struct TutorialLanguageSlowTests {
             [
                 "--window-size=\(Browser.projector.width),\(Browser.projector.height)",
                 "--virtual-time-budget=600000", "--dump-dom", url,
-            ])
+            ], timeout: 300)
         try #require(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
         func attribute(_ name: String) -> String {
             guard let range = dump.stdout.range(of: "data-\(name)=\"([^\"]*)\"", options: .regularExpression) else {
