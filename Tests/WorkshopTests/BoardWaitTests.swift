@@ -5,8 +5,8 @@ import WorkshopServer
 
 @testable import workshop
 
-/// How long a check waits for the room's board, measured where the wait happens: in
-/// `BoardSync.post`, the one request a check makes (`BoardSync.flush`). Timing a whole
+/// How long a check (and `join`) waits for the room's board, measured where the wait happens:
+/// in `BoardSync.post`, the one request a check makes (`BoardSync.flush`) and `join` makes. Timing a whole
 /// `workshop check` instead (BoardCommandSlowTests) adds a process, a compile cache and the
 /// checks' own run to the figure, and on a busy machine those vary by more than the wait.
 @Suite("a check's wait for the room's board")
@@ -36,6 +36,28 @@ struct BoardWaitTests {
         #expect(seconds >= BoardSync.checkTimeout * 0.95, "it gave up after \(seconds) s, before its deadline")
         #expect(seconds < 0.5, "a silent board held the check for \(seconds) s")
         print(String(format: "a silent board: %.3f s (timeout %.1f s)", seconds, BoardSync.checkTimeout))
+    }
+
+    /// Every hostile board of `HostileBoard`, with a check's deadline and with `join`'s: the
+    /// post ends by its deadline whatever the board sends (a 10 MB answer is read no further
+    /// than `BoardHTTP.maxAnswerBytes`, a redirect is not followed).
+    @Test(
+        "a hostile board costs the post no more than its deadline: a check's 0.3 s (under 0.5 s), join's 2.5 s (under 3 s)",
+        arguments: HostileBoard.allCases)
+    func hostileBoard(_ kind: HostileBoard) throws {
+        let board = try HostileBoard.Running(kind)
+        defer { board.stop() }
+        let url = try #require(URL(string: board.url)).appendingPathComponent("board/report")
+        for (timeout, bar) in [(BoardSync.checkTimeout, 0.5), (Join.timeout, 3.0)] {
+            var fastest = Double.infinity
+            for _ in 0..<2 {
+                let started = monotonicSeconds()
+                _ = BoardSync.post(Self.batch, to: url, timeout: timeout)
+                fastest = min(fastest, monotonicSeconds() - started)
+            }
+            #expect(fastest < bar, "\(kind): the post took \(fastest) s with a \(timeout) s deadline")
+            print(String(format: "hostile board %@: %.3f s with a %.1f s deadline", "\(kind)", fastest, timeout))
+        }
     }
 
     @Test("nothing listening is one refused connection: no wait for the deadline, no retry")
