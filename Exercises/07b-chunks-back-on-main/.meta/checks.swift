@@ -15,10 +15,15 @@ enum Exercise07bChecks {
     /// 480 rows, 80 to a chunk: 6 chunks, a quarter of a second of layout on a quiet machine
     /// (lesson 07's sizing cell takes about half a millisecond a row).
     static let rows = 480
-    static let chunkSize = 80
-    /// The cancelled runs: once the 2nd chunk is shown, and while the 3rd chunk's 2nd row is measured.
-    static let cancelAtShow = 1
-    static let cancelAtRow = 2 * chunkSize + 1
+    nonisolated static let chunkSize = 80
+    /// The cancelled runs: once the 2nd chunk (index 1) is shown, and while the 3rd chunk's 2nd
+    /// row (index 161) is measured. The texts below name them from these numbers.
+    nonisolated static let cancelAtShow = 1
+    nonisolated static let cancelAtRow = 2 * chunkSize + 1
+    /// The chunk and the row as the texts name them, counted from 1 (the picture's "rows 161-240").
+    nonisolated static let shownChunk = cancelAtShow + 1
+    nonisolated static let measuredRow = cancelAtRow + 1
+    nonisolated static let measuredChunk = cancelAtRow / chunkSize + 1
     /// How long each of the three runs may take: together inside the 20 s a check program may run.
     nonisolated static let runSeconds = 5.0
 
@@ -36,9 +41,9 @@ enum Exercise07bChecks {
     static let stopsWhenCancelled = Check(
         "a cancelled run measures and shows nothing more", ja: "キャンセルされた実行は、それ以上測らず、表示もしない",
         wanted:
-            "cancelled as the 2nd chunk is shown, then (in a new run) while the 3rd chunk's 2nd row is measured: measureAll() returns, nothing shown after the cancel, no row of a later chunk measured",
+            "cancelled as chunk \(shownChunk) is shown, then (in a new run) while row \(measuredRow), in chunk \(measuredChunk), is measured: measureAll() returns, nothing shown after the cancel, no row of a later chunk measured",
         ja:
-            "2 番目のチャンクを表示したところで、また（新しい実行で）3 番目のチャンクの 2 行目を測っている最中にキャンセルすると、measureAll() は戻り、キャンセルのあとには何も表示せず、後のチャンクの行も測らない",
+            "チャンク \(shownChunk) を表示したところで、また（新しい実行で）チャンク \(measuredChunk) の行 \(measuredRow) を測っている最中にキャンセルすると、measureAll() は戻り、キャンセルのあとには何も表示せず、後のチャンクの行も測らない",
         hint: 4)
     static let all = [measuresOffMain, everyChunkShown, stopsWhenCancelled]
 
@@ -148,15 +153,17 @@ enum Exercise07bChecks {
         var text: String {
             let at =
                 atShow
-                ? localized("cancelled as the 2nd chunk was shown: ", ja: "2 番目のチャンクの表示でキャンセル: ")
-                : localized("cancelled while the 3rd chunk was measured: ", ja: "3 番目のチャンクの計測中にキャンセル: ")
+                ? localized(format: "cancelled as chunk %d was shown: ", ja: "チャンク %d の表示でキャンセル: ", shownChunk)
+                : localized(
+                    format: "cancelled while row %d was measured: ", ja: "行 %d の計測中にキャンセル: ", measuredRow)
             guard cancelled else {
                 return at + localized("the run ended before the cancel point", ja: "キャンセルする前に実行が終わりました")
             }
             return at
                 + localized(
-                    format: "%1$@ of later chunks measured after it, %2$d chunks shown; %3$@",
-                    ja: "そのあとに後のチャンクの%1$@を測り、%2$d 個のチャンクを表示しました。%3$@", rowsText(lateRows), lateShows,
+                    format: "after it %1$@ of later chunks measured, %2$@ shown; %3$@",
+                    ja: "そのあと、後のチャンクで %1$@を測り、チャンクを %2$@表示しました。%3$@", rowsText(lateRows),
+                    localized(count: lateShows, "%d chunk", "%d chunks", ja: "%d 個"),
                     stopped
                         ? localized("measureAll() returned", ja: "measureAll() は戻りました")
                         : localized(
