@@ -35,7 +35,9 @@ public enum Browser {
     /// Runs the browser headless with `arguments`, in a profile of its own (so a test never
     /// touches, or waits for, anyone's browser), each try bounded by `timeout`, up to `attempts`
     /// tries while it hangs.
-    public static func run(_ arguments: [String], timeout: Double = Browser.timeout) throws -> Subprocess.Outcome {
+    public static func run(_ arguments: [String], timeout: Double = Browser.timeout, attempts: Int = Browser.attempts)
+        throws -> Subprocess.Outcome
+    {
         guard let path else { throw NotInstalled() }
         var hung = ""
         for attempt in 1...attempts {
@@ -127,15 +129,69 @@ public enum Browser {
             ], timeout: timeout)
     }
 
-    /// A PNG of `url` at the projector's size into `file`.
-    public static func screenshot(_ url: String, to file: String, language: String = "en", budget: Int = 3000)
-        throws -> Subprocess.Outcome
-    {
-        try run(
-            [
-                "--screenshot=\(file)", "--window-size=\(projector.width),\(projector.height)",
+    /// A screenshot is a picture for a person to look at (`SAKUSAKU_SCREENSHOTS`), never a
+    /// verdict: each test decides on what the page measured of itself (`dom`, `Layout`) before it
+    /// takes one. What became of it:
+    public enum Screenshot: Equatable {
+        /// A PNG is in the file.
+        case taken
+        /// Chromium hung in every try. That says nothing about the page: on a starved machine
+        /// headless chromium sometimes never ends a `--screenshot` with virtual time (CI lost 3 tries
+        /// of 150 s in a row on one page whose layout the same test had just measured).
+        case hung(String)
+        /// Chromium ended without a PNG: that is a failure.
+        case failed(String)
+    }
+
+    /// Screenshots get fewer, shorter tries than the runs that decide (alone one takes 5 s here,
+    /// 5.5 s with four busy cores): a hung one costs CI at most 3 minutes.
+    public static let screenshotTimeout = 90.0
+    public static let screenshotAttempts = 2
+
+    /// A PNG of `url` into `file`, at the projector's width and `height` (more than the
+    /// projector's to see a whole page), after `budget` ms of virtual time; a PNG smaller than
+    /// `minimumBytes` (a blank page is about 5 KB) is a failure.
+    public static func screenshot(
+        _ url: String, to file: String, language: String = "en", height: Int = projector.height, budget: Int = 3000,
+        minimumBytes: Int = 0, arguments: [String] = []
+    ) throws -> Screenshot {
+        try? FileManager.default.removeItem(atPath: file)
+        let outcome = try run(
+            arguments + [
+                "--screenshot=\(file)", "--window-size=\(projector.width),\(height)",
                 "--virtual-time-budget=\(budget)", "--lang=\(language)", "--accept-lang=\(language)", url,
-            ])
+            ], timeout: screenshotTimeout, attempts: screenshotAttempts)
+        if outcome.timedOut {
+            return .hung("chromium hung \(screenshotAttempts) times (\(Int(screenshotTimeout)) s each); no screenshot")
+        }
+        let png = FileManager.default.contents(atPath: file) ?? Data()
+        guard outcome.succeeded, png.starts(with: [0x89, 0x50, 0x4E, 0x47]), png.count >= minimumBytes else {
+            return .failed(
+                "chromium \(outcome.describeEnd(timeout: screenshotTimeout)), a PNG of \(png.count) bytes in \(file) "
+                    + "(at least \(minimumBytes) wanted): " + String(outcome.stderr.suffix(2000)))
+        }
+        return .taken
+    }
+
+    /// Takes a screenshot and prints where it went, or that chromium hung (a line, not a
+    /// failure: see `Screenshot.hung`); returns what failed when chromium ended without a PNG.
+    public static func picture(
+        _ label: String, of url: String, to file: String, language: String = "en", height: Int = projector.height,
+        budget: Int = 3000, minimumBytes: Int = 0, arguments: [String] = []
+    ) throws -> String? {
+        switch try screenshot(
+            url, to: file, language: language, height: height, budget: budget, minimumBytes: minimumBytes,
+            arguments: arguments)
+        {
+        case .taken:
+            print("\(label) screenshot: \(file)")
+            return nil
+        case .hung(let why):
+            print("\(label) screenshot: \(why): \(url)")
+            return nil
+        case .failed(let why):
+            return "\(label) screenshot: \(why)"
+        }
     }
 
     /// Where a test's screenshots go: the folder in `SAKUSAKU_SCREENSHOTS` (made if missing), else

@@ -184,11 +184,11 @@ struct TutorialLanguageSlowTests {
             ("tutorial-ja-overview", "/docs/ja/tutorials/sakusaku"),
         ] {
             let file = screenshots.appendingPathComponent("\(name).png").path
-            try? FileManager.default.removeItem(atPath: file)
-            let shot = try Browser.screenshot(server.baseURL.absoluteString + path, to: file, language: "ja")
-            #expect(shot.succeeded, "chromium: \(shot.stderr.suffix(2000))")
-            #expect(FileManager.default.contents(atPath: file)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
-            print("tutorial screenshot: \(file)")
+            if let failure = try Browser.picture(
+                "tutorial", of: server.baseURL.absoluteString + path, to: file, language: "ja")
+            {
+                Issue.record(Comment(rawValue: failure))
+            }
         }
     }
 }

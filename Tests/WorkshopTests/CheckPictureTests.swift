@@ -88,7 +88,10 @@ final class CheckPictureSlowTests: XCTestCase {
         XCTAssertLessThanOrEqual(layout.scrollWidth, layout.innerWidth, "\(layout)")
         XCTAssertFalse(layout.scrollsSideways, "\(layout)")
         let shot = Browser.screenshotFolder().appendingPathComponent("check-html.png").path
-        XCTAssertTrue(try Browser.screenshot(URL(fileURLWithPath: path).absoluteString, to: shot).succeeded)
-        print("check \(exercise.id) --html screenshot: \(shot)")
+        if let failure = try Browser.picture(
+            "check \(exercise.id) --html", of: URL(fileURLWithPath: path).absoluteString, to: shot)
+        {
+            XCTFail(failure)
+        }
     }
 }
