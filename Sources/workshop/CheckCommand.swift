@@ -11,10 +11,7 @@ struct Check: ParsableCommand {
             "Run an exercise's checks on your file (default: the current exercise). Exit code 0 only when all pass.")
     )
 
-    @Argument(
-        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
-        transform: exerciseArgument)
-    var exercise: Exercise?
+    @OptionGroup var choice: ExerciseChoice
 
     @Flag(help: ArgumentHelp(localized("Do not build the checks' library first, even when it looks out of date.")))
     var noBuild = false
@@ -25,12 +22,7 @@ struct Check: ParsableCommand {
 
     func run() throws {
         var workspace = Workspace.locate()
-        // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
-        if let exercise { workspace.rebuildSkips = [exercise.id] }
-        guard let exercise = exercise ?? workspace.meant(progress: workspace.progress()) else {
-            Style.line(List.next(nil))
-            return
-        }
+        guard let exercise = choice.meant(in: &workspace) else { return }
         workspace.setCurrent(exercise.id)
         let drawing = picture.wanted ? picture : nil
         if !Self.checkAndReport(exercise, in: workspace, buildLibrary: !noBuild, limits: limits, picture: drawing) {

@@ -9,10 +9,7 @@ struct Hint: ParsableCommand {
         abstract: localized(
             "Show the hints of an exercise, one more each time you ask (from its hints.md or hints.ja.md)."))
 
-    @Argument(
-        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
-        transform: exerciseArgument)
-    var exercise: Exercise?
+    @OptionGroup var choice: ExerciseChoice
 
     @Argument(
         help: ArgumentHelp(
@@ -26,11 +23,8 @@ struct Hint: ParsableCommand {
     @OptionGroup var language: LanguageOption
 
     func run() throws {
-        let workspace = Workspace.locate()
-        guard let exercise = exercise ?? workspace.meant(progress: workspace.progress()) else {
-            Style.line(List.next(nil))
-            return
-        }
+        var workspace = Workspace.locate()
+        guard let exercise = choice.meant(in: &workspace, checkedNext: false) else { return }
         let hints = workspace.hints(for: exercise)
         guard !hints.isEmpty else {
             throw WorkshopFailure(Text.noHints(workspace.document(exercise, "hints")))

@@ -15,10 +15,7 @@ struct Solution: ParsableCommand {
             the answer. Your files are checked first, unless the last check of exactly these files passed.
             """))
 
-    @Argument(
-        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
-        transform: exerciseArgument)
-    var exercise: Exercise?
+    @OptionGroup var choice: ExerciseChoice
 
     @Flag(help: ArgumentHelp(localized("Do not build the checks' library first.")))
     var noBuild = false
@@ -28,12 +25,7 @@ struct Solution: ParsableCommand {
 
     func run() throws {
         var workspace = Workspace.locate()
-        // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
-        if let exercise { workspace.rebuildSkips = [exercise.id] }
-        guard let exercise = exercise ?? workspace.meant(progress: workspace.progress()) else {
-            Style.line(List.next(nil))
-            return
-        }
+        guard let exercise = choice.meant(in: &workspace) else { return }
         for file in exercise.files {
             let solution = exercise.solutionDirectory + "/" + file
             if !FileManager.default.fileExists(atPath: workspace.path(solution)) {

@@ -11,10 +11,7 @@ struct Watch: ParsableCommand {
             "Check an exercise (default: the current one) whenever you save; move on when it passes. Ctrl-C stops.")
     )
 
-    @Argument(
-        help: ArgumentHelp(localized("The exercise, e.g. 03 or R1 (default: the current one)."), valueName: "exercise"),
-        transform: exerciseArgument)
-    var exercise: Exercise?
+    @OptionGroup var choice: ExerciseChoice
 
     @Option(
         parsing: .unconditional,
@@ -46,13 +43,8 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         var workspace = Workspace.locate()
-        // A missing progress file is rebuilt from the checks: not of this exercise, checked next.
-        if let exercise { workspace.rebuildSkips = [exercise.id] }
         let deadline = maxSeconds > 0 ? Date(timeIntervalSinceNow: maxSeconds) : .distantFuture
-        guard var current = exercise ?? workspace.meant(progress: workspace.progress()) else {
-            Style.line(List.next(nil))
-            return
-        }
+        guard var current = choice.meant(in: &workspace) else { return }
         workspace.setCurrent(current.id)
         var buildLibrary = !noBuild  // once is enough
         func check(_ exercise: Exercise) -> Bool {
