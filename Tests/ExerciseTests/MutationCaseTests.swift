@@ -7,8 +7,9 @@ import WorkshopTools
 /// `workshop check` checks a learner's file: each fix half done fails the checks it names and
 /// passes the others it names; each other correct fix passes. One test for the whole catalog:
 /// an exercise's cases are data in its folder, and a new exercise's cases run with no edit here.
-/// The slow tier (its name ends in SlowTests): each case is a compile and a run of its own.
-@Suite(.serialized) struct MutationCaseSlowTests {
+/// The slow tier (its name ends in SlowTests): each case is a compile and a run of its own,
+/// two at a time (`CaseSlots`).
+@Suite struct MutationCaseSlowTests {
     /// "03a#2": an exercise's id and the case's place in its cases.json.
     static let cases: [String] = ExerciseCatalog.exercises.flatMap { exercise in
         exercise.cases.indices.map { "\(exercise.id)#\($0 + 1)" }
@@ -29,8 +30,14 @@ import WorkshopTools
         return text
     }
 
+    /// Two cases at a time: a case is mostly one compiler process (one core), so one at a time
+    /// left a core idle once the tier's other processes had ended (in a CI rehearsal the cases
+    /// were the last 5 minutes of the tier, at half the machine). More than two would only queue
+    /// for the cores, and load a case's own run more than a learner's check ever is.
+    static let slots = CaseSlots(2)
+
     @Test(arguments: cases)
-    func theChecksJudgeTheCaseAsItSays(_ name: String) throws {
+    func theChecksJudgeTheCaseAsItSays(_ name: String) async throws {
         let parts = name.split(separator: "#")
         let exercise = ExerciseFiles.exercise(String(parts[0]))
         let mutation = exercise.cases[try #require(Int(parts[1])) - 1]
@@ -38,11 +45,14 @@ import WorkshopTools
         if mutation.unlessThreadSanitized == true && Toolchain.builtWithThreadSanitizer { return }
         let text = try Self.source(exercise, mutation)
         let hints = HintsFile.hints(in: try ExerciseFiles.document(exercise, "hints.md"))
-        var runner = ExerciseRunner()
-        if let timeout = mutation.timeout { runner.runTimeout = timeout }
-        let report = runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text), hints: hints)
-        let results = Dictionary(report.results.map { ($0.name, $0) }) { first, _ in first }
-        let shown = report.results.map(\.description).joined(separator: "\n")
+        let timeout = mutation.timeout
+        let checked = await Self.slots.run {
+            var runner = ExerciseRunner()
+            if let timeout { runner.runTimeout = timeout }
+            return runner.check(exercise, sources: ExerciseFiles.sources(exercise, text: text), hints: hints).results
+        }
+        let results = Dictionary(checked.map { ($0.name, $0) }) { first, _ in first }
+        let shown = checked.map(\.description).joined(separator: "\n")
         let known = Set(
             exercise.checks + [ExerciseRunner.compileCheck, ExerciseRunner.crashCheck, ExerciseRunner.finishCheck])
         for check in mutation.fails + (mutation.passes ?? []) + (mutation.notRun ?? []) {
@@ -66,6 +76,32 @@ import WorkshopTools
         }
     }
 
+}
+
+/// At most `count` pieces of blocking work at once, each on a thread of its own: a check waits
+/// on its compiler and its program, and must not hold one of the few threads Swift Testing's
+/// tasks run on while it does (the other slow suites in this process run there).
+actor CaseSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        if free > 0 {
+            free -= 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }  // handed a slot by `release`
+        }
+        defer { release() }
+        return await withCheckedContinuation { done in
+            Thread { done.resume(returning: work()) }.start()
+        }
+    }
+
+    private func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
 }
 
 /// The cases' data, quick: every exercise has cases, and each names checks the exercise has.
