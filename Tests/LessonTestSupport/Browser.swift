@@ -132,7 +132,7 @@ public enum Browser {
     /// A screenshot is a picture for a person to look at (`SAKUSAKU_SCREENSHOTS`), never a
     /// verdict: each test decides on what the page measured of itself (`dom`, `Layout`) before it
     /// takes one. What became of it:
-    public enum Screenshot: Equatable {
+    enum Screenshot: Equatable {
         /// A PNG is in the file.
         case taken
         /// Chromium hung in every try. That says nothing about the page: on a starved machine
@@ -145,13 +145,13 @@ public enum Browser {
 
     /// Screenshots get fewer, shorter tries than the runs that decide (alone one takes 5 s here,
     /// 5.5 s with four busy cores): a hung one costs CI at most 3 minutes.
-    public static let screenshotTimeout = 90.0
-    public static let screenshotAttempts = 2
+    static let screenshotTimeout = 90.0
+    static let screenshotAttempts = 2
 
     /// A PNG of `url` into `file`, at the projector's width and `height` (more than the
     /// projector's to see a whole page), after `budget` ms of virtual time; a PNG smaller than
     /// `minimumBytes` (a blank page is about 5 KB) is a failure.
-    public static func screenshot(
+    static func screenshot(
         _ url: String, to file: String, language: String = "en", height: Int = projector.height, budget: Int = 3000,
         minimumBytes: Int = 0, arguments: [String] = []
     ) throws -> Screenshot {
