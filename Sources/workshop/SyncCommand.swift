@@ -36,15 +36,19 @@ struct Sync: ParsableCommand {
         let sync = ExerciseSync(runner: ExerciseRunner(toolchain: toolchain))
         var differing = 0
         var failed = false
-        // The titles and the count, from the catalog (no compile).
-        for change in CatalogTexts.changes(ExerciseCatalog.exercises, root: workspace.root) {
+        // A file that differs: named with --check, written without it.
+        func settle(_ path: String, _ text: String) throws {
             differing += 1
             if check {
-                print(localized(format: "%@ is not what the checks declare", change.path))
+                print(localized(format: "%@ is not what the checks declare", path))
             } else {
-                try Data(change.text.utf8).write(to: workspace.root.appendingPathComponent(change.path))
-                print(localized(format: "wrote %@", change.path))
+                try Data(text.utf8).write(to: workspace.root.appendingPathComponent(path))
+                print(localized(format: "wrote %@", path))
             }
+        }
+        // The titles and the count, from the catalog (no compile).
+        for change in CatalogTexts.changes(ExerciseCatalog.exercises, root: workspace.root) {
+            try settle(change.path, change.text)
         }
         for exercise in only.isEmpty ? ExerciseCatalog.exercises : only {
             switch sync.changes(exercise, root: workspace.root, solution: workspace.solutionSources(exercise)) {
@@ -55,15 +59,7 @@ struct Sync: ParsableCommand {
                         failure.description))
                 failed = true
             case .success(let changes):
-                for change in changes {
-                    differing += 1
-                    if check {
-                        print(localized(format: "%@ is not what the checks declare", change.path))
-                    } else {
-                        try Data(change.text.utf8).write(to: workspace.root.appendingPathComponent(change.path))
-                        print(localized(format: "wrote %@", change.path))
-                    }
-                }
+                for change in changes { try settle(change.path, change.text) }
             }
         }
         if failed || (check && differing > 0) { throw ExitCode(1) }

@@ -408,7 +408,11 @@ final class RoomUnderAttackSlowTests: XCTestCase {
         XCTAssertEqual(results.current.count, 20)
         for result in results.current {
             XCTAssertEqual(result.status, 200, result.name)
-            XCTAssertLessThan(result.seconds, 2, "\(result.name) was acknowledged after \(result.seconds) s")
+            // A report that had to wait for the crowd's idle connections to be shed would wait at
+            // least the first-byte timeout they are shed at: under it, no report waited for them.
+            XCTAssertLessThan(
+                result.seconds, ServerKnobs.room.firstByteTimeoutSeconds ?? 0,
+                "\(result.name) was acknowledged after \(result.seconds) s")
         }
         let board = room.board.snapshot()
         XCTAssertEqual(Set(board.learners.map(\.name)), Set((0..<20).map { String(format: "learner%02d", $0) }))

@@ -26,7 +26,9 @@ struct BoardWaitTests {
         return fastest
     }
 
-    @Test("a board that takes the connection and never answers costs the timeout (0.3 s), under 0.5 s")
+    /// The bounds are ratios on the deadline, not seconds: a post that gave each phase (connect,
+    /// send, read) a deadline of its own would take twice it or more, whatever the load.
+    @Test("a board that takes the connection and never answers costs the post its deadline, less than twice it")
     func silentBoard() throws {
         let silent = try SilentListener()
         defer { silent.close() }
@@ -34,7 +36,7 @@ struct BoardWaitTests {
         // The reason is the deadline: the post waited for it, and gave up there.
         #expect(answer == .unreachable(BoardSync.describe(.noAnswer, timeout: BoardSync.checkTimeout)))
         #expect(seconds >= BoardSync.checkTimeout * 0.95, "it gave up after \(seconds) s, before its deadline")
-        #expect(seconds < 0.5, "a silent board held the check for \(seconds) s")
+        #expect(seconds < BoardSync.checkTimeout * 2, "a silent board held the check for \(seconds) s")
         print(String(format: "a silent board: %.3f s (timeout %.1f s)", seconds, BoardSync.checkTimeout))
     }
 
@@ -42,20 +44,20 @@ struct BoardWaitTests {
     /// post ends by its deadline whatever the board sends (a 10 MB answer is read no further
     /// than `BoardHTTP.maxAnswerBytes`, a redirect is not followed).
     @Test(
-        "a hostile board costs the post no more than its deadline: a check's 0.3 s (under 0.5 s), join's 2.5 s (under 3 s)",
+        "a hostile board costs the post no more than its deadline (less than twice it), a check's and join's",
         arguments: HostileBoard.allCases)
     func hostileBoard(_ kind: HostileBoard) throws {
         let board = try HostileBoard.Running(kind)
         defer { board.stop() }
         let url = try #require(URL(string: board.url)).appendingPathComponent("board/report")
-        for (timeout, bar) in [(BoardSync.checkTimeout, 0.5), (Join.timeout, 3.0)] {
+        for timeout in [BoardSync.checkTimeout, Join.timeout] {
             var fastest = Double.infinity
             for _ in 0..<2 {
                 let started = monotonicSeconds()
                 _ = BoardSync.post(Self.batch, to: url, timeout: timeout)
                 fastest = min(fastest, monotonicSeconds() - started)
             }
-            #expect(fastest < bar, "\(kind): the post took \(fastest) s with a \(timeout) s deadline")
+            #expect(fastest < timeout * 2, "\(kind): the post took \(fastest) s with a \(timeout) s deadline")
             print(String(format: "hostile board %@: %.3f s with a %.1f s deadline", "\(kind)", fastest, timeout))
         }
     }

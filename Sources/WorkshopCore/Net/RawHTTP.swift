@@ -86,34 +86,28 @@ public enum RawHTTP {
         guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
+        // Both ends the same way: an IPv4 address given to bind(2) or connect(2); -1 is its errno.
+        func call(_ host: String, _ port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            return withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw Failure(description: "cannot connect from \(source): \(reason)")
-            }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr(host)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connectSocket(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
+        func fail(_ what: String) -> Failure {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw Failure(description: "cannot connect to \(host):\(port): \(reason)")
+            return Failure(description: "\(what): \(reason)")
+        }
+        if let source {
+            guard call(source, 0, { bind(fd, $0, $1) }) == 0 else { throw fail("cannot connect from \(source)") }
+        }
+        guard call(host, port, { connectSocket(fd, $0, $1) }) == 0 else {
+            throw fail("cannot connect to \(host):\(port)")
         }
         return fd
     }
