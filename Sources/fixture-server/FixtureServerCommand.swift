@@ -198,14 +198,7 @@ struct FixtureServerCommand: ParsableCommand {
         default: LoadCheck.Plan().silentClients, valueName: "count")
     var silent: Int?
 
-    /// Read before the parser by `Language.current` (so `--help` follows it too); declared here
-    /// so the parser accepts it, checks it and shows it in `--help`.
-    @Option(
-        name: .customLong("lang"),
-        help: ArgumentHelp(
-            text("Speak English or Japanese (default: Japanese when LC_ALL, LC_MESSAGES or LANG starts with ja)."),
-            valueName: "en|ja"))
-    var language: Language?
+    @OptionGroup var language: LanguageOption
 
     func validate() throws {
         guard HostAddress(host) != nil else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 import WorkshopTools
 
 /// `workshop hint [NN]`: one more hint each time.

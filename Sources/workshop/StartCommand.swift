@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 import WorkshopTools
 
 /// `workshop start NN`: makes NN the current exercise (the one `check`, `hint` and `watch` use).

@@ -4,17 +4,6 @@ import Foundation
 import WorkshopCore
 import WorkshopTools
 
-/// `--lang`, accepted by every command (the value itself is read by `Language.current`; the
-/// parser checks it and shows it in `--help`).
-struct LanguageOption: ParsableArguments {
-    @Option(
-        name: .customLong("lang"),
-        help: ArgumentHelp(
-            localized("Speak English or Japanese (default: Japanese when LANG, LC_ALL or LC_MESSAGES starts with ja)."),
-            valueName: "en|ja"))
-    var language: Language?
-}
-
 /// `workshop`'s own texts (`Sources/workshop/Resources/ja.lproj/Localizable.strings`): the key is
 /// the English text, the value its Japanese (see WorkshopCore's `LocalizedTexts`).
 let localized = LocalizedTexts { .module }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExerciseChecks
 import Foundation
+import WorkshopCore
 import WorkshopTools
 
 /// `workshop watch [NN]`: checks an exercise whenever its files change, and moves on to the

@@ -46,7 +46,9 @@ public struct LessonOptions: ParsableArguments, Sendable {
 
     @Flag(
         help: ArgumentHelp(
-            localized("Print one JSON document with every variant's metrics, and nothing else, on stdout.")))
+            localized(
+                "Print one JSON document with every variant's metrics, and nothing else, on stdout (in English, whatever --lang says)."
+            )))
     public var json = false
 
     @Option(
@@ -93,16 +95,7 @@ public struct LessonOptions: ParsableArguments, Sendable {
     @Flag(help: ArgumentHelp("Print the lesson's contract as JSON.", visibility: .hidden))
     public var contract = false
 
-    /// Read before the parser by `Language.current` (so `--help` follows it too); declared here
-    /// so the parser accepts it, checks it and shows it in `--help`.
-    @Option(
-        name: .customLong("lang"),
-        help: ArgumentHelp(
-            localized(
-                "Speak English or Japanese (default: Japanese when LC_ALL, LC_MESSAGES or LANG starts with ja). --json stays English."
-            ),
-            valueName: "en|ja"))
-    public var language: Language?
+    @OptionGroup public var language: LanguageOption
 
     public init() {}
 
