@@ -32,6 +32,14 @@ struct Docs: ParsableCommand {
         let standard = root.appendingPathComponent(".build/docs").standardizedFileURL
         let output = output.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? standard
         let catalogs = root.appendingPathComponent(".build/docs-catalog")
+        // One `docs` at a time per package: the catalogs are put together in that one folder, and
+        // two runs at once (two test suites, two terminals) wrote over each other's, so that docc
+        // found half a catalog. flock(2): the kernel lets go of it however the process ends.
+        try? FileManager.default.createDirectory(
+            at: catalogs.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let lock = open(catalogs.path + ".lock", O_CREAT | O_RDWR, 0o644)
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }
         // `--lang` both says which archive to build and which language to speak; without it, both.
         let languages =
             Language.asked(in: CommandLine.arguments).flatMap { TutorialCatalog.Language(rawValue: $0.rawValue) }
