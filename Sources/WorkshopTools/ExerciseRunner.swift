@@ -236,40 +236,15 @@ public struct ExerciseRunner: Sendable {
     /// The compiler's cache of the C and system modules a check imports (Foundation's, SQLite's,
     /// zlib's), kept with the builds rather than in `~/.cache/clang`, so `rm -rf .build` clears
     /// it too. Its entries are keyed by the compile's flags, the work folder's path among them
-    /// (`-debug-prefix-map`): see `BuildSlot`.
+    /// (`-debug-prefix-map`): see `buildSlots`.
     var moduleCache: URL { cacheDirectory.appendingPathComponent("ModuleCache") }
 
-    /// The folder a compile works in, one of a few with fixed names, each held with flock(2) for
-    /// the compile. A folder of its own per compile (a UUID) gave every compile other flags,
-    /// so every check a learner ran wrote 17 MB more of module cache that nothing read again
-    /// (measured: three checks of 02, three new entries; a day of CI runs filled 75 GB).
-    /// With fixed names there are at most `count` entries, one per folder.
-    struct BuildSlot {
-        static let count = 4
-        let folder: URL
-        let lock: Int32
-
-        /// The first slot no other compile holds, else (all busy) waits for one.
-        static func take(in directory: URL) -> BuildSlot {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            func slot(_ index: Int) -> (URL, Int32) {
-                let lock = open(directory.appendingPathComponent("slot-\(index).lock").path, O_CREAT | O_RDWR, 0o644)
-                return (directory.appendingPathComponent("slot-\(index)"), lock)
-            }
-            for index in 0..<count {
-                let (folder, lock) = slot(index)
-                if lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 { return BuildSlot(folder: folder, lock: lock) }
-                if lock >= 0 { close(lock) }
-            }
-            // All busy (more compiles at once than slots): wait for one, chosen at random so
-            // the waiters spread out.
-            let (folder, lock) = slot(Int.random(in: 0..<count))
-            if lock >= 0 { _ = flock(lock, LOCK_EX) }
-            return BuildSlot(folder: folder, lock: lock)
-        }
-
-        func release() { if lock >= 0 { close(lock) } }
-    }
+    /// The folders a compile works in (`slot-0` …), a few with fixed names, each held with a
+    /// `FileLock` for the compile. A folder of its own per compile (a UUID) gave every compile
+    /// other flags, so every check a learner ran wrote 17 MB more of module cache that nothing
+    /// read again (measured: three checks of 02, three new entries; a day of CI runs filled
+    /// 75 GB). With fixed names there are at most `buildSlots` entries.
+    static let buildSlots = 4
 
     /// The language a learner's file is compiled in: the package's own (Package.swift), Swift 6
     /// with Swift 6.2's approachable concurrency, as a new Xcode 26 project has it. A `nonisolated`
@@ -316,9 +291,18 @@ public struct ExerciseRunner: Sendable {
         ).path
         if FileManager.default.isExecutableFile(atPath: binary) { return .success(Built(path: binary, fresh: false)) }
 
-        let slot = BuildSlot.take(in: cacheDirectory)
-        defer { slot.release() }
-        let work = slot.folder
+        // A free folder, else wait for one as long as the compile in it may take.
+        try? FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        let slots = (0..<Self.buildSlots).map { cacheDirectory.appendingPathComponent("slot-\($0)") }
+        guard let (index, lock) = FileLock.take(anyOf: slots.map { $0.path + ".lock" }, timeout: compileTimeout)
+        else {
+            return .failure(
+                BuildFailure(
+                    "every compile folder (\(cacheDirectory.path)/slot-*) stayed busy for \(Int(compileTimeout)) s: end the other `workshop` commands that are checking, then check again"
+                ))
+        }
+        defer { lock.release() }
+        let work = slots[index]
         defer { try? FileManager.default.removeItem(at: work) }
         do {
             try? FileManager.default.removeItem(at: work)  // what a killed compile left there

@@ -40,11 +40,14 @@ public enum TutorialArchive {
         return nil
     }
 
+    /// How long one `docc convert` may take.
+    public static let doccTimeout = 120.0
+
     /// Assembles the `language` catalog under `catalogs` and converts it into `output/<language>`
     /// (replacing an older archive). Returns the archive's folder.
     public static func build(
         _ language: TutorialCatalog.Language, root: URL, catalogs: URL, output: URL, docc: String,
-        timeout: Double = 120
+        timeout: Double = doccTimeout
     ) throws -> URL {
         let assembly = try TutorialCatalog.assemble(
             language, root: root, into: catalogs.appendingPathComponent(language.rawValue))

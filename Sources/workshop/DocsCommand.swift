@@ -26,6 +26,9 @@ struct Docs: ParsableCommand {
 
     @OptionGroup var language: LanguageOption
 
+    /// How long a run waits for another one to end: docc's time-out, for both languages.
+    static let otherRunSeconds = 2 * TutorialArchive.doccTimeout
+
     func run() throws {
         let root = Workspace.locate().root
         guard let docc = TutorialArchive.findDocc() else { throw WorkshopFailure(Text.doccMissing) }
@@ -34,12 +37,13 @@ struct Docs: ParsableCommand {
         let catalogs = root.appendingPathComponent(".build/docs-catalog")
         // One `docs` at a time per package: the catalogs are put together in that one folder, and
         // two runs at once (two test suites, two terminals) wrote over each other's, so that docc
-        // found half a catalog. flock(2): the kernel lets go of it however the process ends.
+        // found half a catalog.
         try? FileManager.default.createDirectory(
             at: catalogs.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let lock = open(catalogs.path + ".lock", O_CREAT | O_RDWR, 0o644)
-        if lock >= 0 { _ = flock(lock, LOCK_EX) }
-        defer { if lock >= 0 { close(lock) } }
+        guard let (_, lock) = FileLock.take(anyOf: [catalogs.path + ".lock"], timeout: Self.otherRunSeconds) else {
+            throw WorkshopFailure(Text.docsBusy(Int(Self.otherRunSeconds)))
+        }
+        defer { lock.release() }
         // `--lang` both says which archive to build and which language to speak; without it, both.
         let languages =
             Language.asked(in: CommandLine.arguments).flatMap { TutorialCatalog.Language(rawValue: $0.rawValue) }

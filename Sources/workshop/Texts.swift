@@ -306,6 +306,13 @@ extension Text {
         localized(format: "the %@ tutorials could not be built: %@", language, reason)
     }
 
+    static func docsBusy(_ seconds: Int) -> String {
+        localized(
+            format:
+                "another `workshop docs` is building the tutorials in this package and did not end within %d s: wait for it (or end it), then run this again",
+            seconds)
+    }
+
     static func docsBuilt(_ language: String, _ path: String) -> String { "\(language): \(path)" }
 
     static func docsDone(_ seconds: String) -> String {
