@@ -156,8 +156,9 @@ public final class AsyncAccount {
 
     /// Sends the request and suspends until the answer is in. Cancelling the task cancels the
     /// request, and a cancelled fetch delivers no data. Not `@concurrent`: it only waits, and
-    /// waiting holds no thread, so it may as well run on its caller's actor (the default since
-    /// Swift 6.2) and save the hop.
+    /// waiting holds no thread, so it may as well run on its caller's actor (what a `nonisolated`
+    /// async function does with SE-0461's `NonisolatedNonsendingByDefault`, which Package.swift
+    /// turns on) and save the hop.
     ///
     /// A task that is cancelled already sends nothing: `URLSession.answer(for:)` (the core's
     /// one safe way to await URLSession on Linux, see HTTPFetcher.swift) checks before it makes
@@ -173,10 +174,11 @@ public final class AsyncAccount {
     }
 
     /// `@concurrent`: it runs on the task pool's threads, never on the caller's actor. Here
-    /// that matters: `step` runs on the main actor, and since Swift 6.2 (SE-0461,
-    /// `NonisolatedNonsendingByDefault`) a plain `nonisolated` async function runs on its
-    /// caller's actor, so without `@concurrent` every parse would run on main (the timeline's
-    /// "main" lane shows it: build with this attribute removed and run `--variant async`).
+    /// that matters: `step` runs on the main actor, and with SE-0461's upcoming feature
+    /// `NonisolatedNonsendingByDefault` (on in Package.swift, as in an Xcode 26 app project; off
+    /// by default in Swift 6.2 and 6.3) a plain `nonisolated` async function runs on its caller's
+    /// actor, so without `@concurrent` every parse would run on main (the timeline's "main" lane
+    /// shows it: build with this attribute removed and run `--variant async`).
     @concurrent
     private static func parse<Value: Sendable>(
         _ body: Result<FetchedBody, FetchError>, json: Bool, name: String, trace: Trace,

@@ -21,7 +21,8 @@ import WorkshopCore
 public final class AsyncFeed {
     /// The figures the threaded variant reports, measured the same way where there is a same way:
     /// `callbacks`, `chunks` and `bytes` as the events arrive; `callbacksOffThread` counts events
-    /// handled off the main thread (the loop is `@MainActor`: it should stay 0).
+    /// handled off the main thread (the loop is `@MainActor`, whose jobs run on the main queue,
+    /// which a lesson program's main thread serves: it should stay 0).
     public private(set) var probe = ThreadedFeed.Probe()
     /// `cpuSeconds`: CPU time (CLOCK_THREAD_CPUTIME_ID) our code spent taking the events in, the
     /// counterpart of the network thread's CPU. No thread waits in between, so idling costs

@@ -170,7 +170,8 @@ final class Lesson02PairSlowTests: Lesson02PairCase {
         XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(awaited.downloadSeconds)))
         XCTAssertLessThan(firstItem, 0.5 * (try XCTUnwrap(plain.firstItemSeconds)))
         XCTAssertGreaterThan(awaited.metric(.itemsBeforeDownloadEnded) ?? 0, FeedAPI.defaultItems / 2)
-        // Every event was taken in on the main actor, i.e. on the real main thread.
+        // Every event was taken in on the main actor, i.e. on the main queue, which the run's
+        // `MainLoop` serves here on the real main thread (XCTest runs each test there).
         let probe = try XCTUnwrap(awaited.probe)
         XCTAssertGreaterThan(probe.chunks, 5)
         XCTAssertEqual(probe.callbacks, probe.chunks + 2)
