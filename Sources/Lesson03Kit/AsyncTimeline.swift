@@ -47,9 +47,10 @@ public struct AsyncTimeline: Sendable {
     }
 
     /// `@concurrent`, so it runs in the task pool, off main: the request (no thread held while
-    /// it waits), then the decoding. The attribute is what sends it there. Since Swift 6.2
-    /// (SE-0461, `NonisolatedNonsendingByDefault`, on in this package as in a new Xcode 26
-    /// project) a function that is merely not isolated runs on its caller's actor, and the caller
+    /// it waits), then the decoding. The attribute is what sends it there. With the upcoming
+    /// feature `NonisolatedNonsendingByDefault` (SE-0461; on in this package's Package.swift, and
+    /// in a new Xcode 26 app project through "Approachable Concurrency"; off in Swift 6.2 and 6.3
+    /// otherwise) a function that is merely not isolated runs on its caller's actor, and the caller
     /// here is the main actor: without `@concurrent` the JSON would be decoded on main.
     @concurrent
     static func timeline(count: Int, client: TimelineClient, trace: Trace) async throws(FetchError)

@@ -10,9 +10,11 @@ import WorkshopCore
 /// The main thread only ever does quick work (reload, set an icon), so it keeps drawing
 /// frames: "loading..." at once, rows when they arrive, icons one by one.
 ///
-/// A cancel: GCD cannot take back a block it has queued, so every block shares one
-/// `CancelToken` and checks it before its side effect: before the request on its queue, and
-/// again on main before the show (an answer that came in just before the cancel is dropped).
+/// A cancel: a plain block passed to `async` cannot be taken back once queued (a
+/// `DispatchWorkItem` can be skipped before it starts, but not stopped while it runs, and it
+/// knows nothing of its request), so every block shares one `CancelToken` and checks it before
+/// its side effect: before the request on its queue, and again on main before the show (an
+/// answer that came in just before the cancel is dropped).
 /// Cancelling the token also cancels the request in flight. A dispatch group counts the
 /// blocks still queued or running, so the run knows when the last one has ended.
 public struct ThreadedTimeline: Sendable {

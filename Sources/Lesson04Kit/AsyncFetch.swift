@@ -68,7 +68,8 @@ public struct AsyncFetch: Sendable {
     /// One child task: await the download, then parse. `@concurrent`, so it runs on the shared
     /// pool and never on its caller's actor: parsing here cannot freeze the Screen. (Called from
     /// a child task it would run in the pool anyway; the attribute says it must, for any caller:
-    /// since Swift 6.2 a plain `nonisolated` async function runs on its caller's actor, SE-0461.)
+    /// with `NonisolatedNonsendingByDefault`, SE-0461, an upcoming feature this package turns on,
+    /// a plain `nonisolated` async function runs on its caller's actor.)
     /// A download that was cancelled (another API's failure was the cause) comes back as such,
     /// with nothing to parse.
     @concurrent
