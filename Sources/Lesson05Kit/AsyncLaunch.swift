@@ -9,7 +9,8 @@ import WorkshopCore
 /// actor shows "loading...", then a task group runs the two slow steps side by side, the
 /// download (awaited: no thread waits for the network) and the pre-load (on the
 /// `ProductCache` actor); the parse runs on the actor too. Each result comes back to the main
-/// actor by `await`, where the app shows it. No queue of our own, no `DispatchQueue.main`.
+/// actor by `await`, where the app shows it. No `DispatchQueue.main`; the one queue is the
+/// actor's own executor (`QueueExecutor`), which keeps its blocking SQLite calls off Swift's pool.
 public struct AsyncLaunch: Sendable {
     public init() {}
 
@@ -30,7 +31,8 @@ public struct AsyncLaunch: Sendable {
     func launch(_ app: ShopController, job: LaunchJob) async {
         let products = ProductCache(databasePath: job.databasePath, trace: job.trace)
         do {
-            // If one step throws, the group cancels the other: a pre-load failure stops the download.
+            // If one step throws, `for try await` rethrows it; the error leaving this body makes the
+            // group cancel the other step: a pre-load failure stops the download.
             try await withThrowingTaskGroup(of: Step.self) { group in
                 group.addTask { .orders(try await job.fetchOrdersAsync()) }
                 group.addTask { .products(try await products.preload()) }
@@ -66,9 +68,9 @@ extension LaunchJob {
 extension RevalidatingFetcher {
     /// The async `get`: the same cache rules as the blocking one (`plan`, then `finish`), with
     /// the request awaited. Cancelling the task cancels the request. `@concurrent`: `plan` and
-    /// `finish` read and write the cache file, work that must not run on a caller's actor (since
-    /// Swift 6.2, SE-0461, a plain `nonisolated` async function would run on its caller's actor,
-    /// and the launch's caller is the main actor).
+    /// `finish` read and write the cache file, work that must not run on a caller's actor (with
+    /// `NonisolatedNonsendingByDefault`, SE-0461, which Package.swift turns on, a plain
+    /// `nonisolated` async function would run on its caller's actor, such as a main-actor screen).
     @concurrent
     func get(_ url: URL) async throws(FetchError) -> Outcome {
         switch plan(url) {

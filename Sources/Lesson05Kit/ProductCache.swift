@@ -7,9 +7,10 @@ import WorkshopCore
 /// makes sure the connection, which is not Sendable, never leaves the actor. What comes out
 /// is a finished value (the `ProductIndex`, the orders), as with the queues.
 ///
-/// An actor is still one serial queue: while it parses, a `preload` call would wait its turn.
-/// Its SQLite calls block the thread they run on, so it runs on a queue of its own
-/// (`QueueExecutor`), not on Swift's shared pool, whose few threads the download needs too.
+/// An actor still runs one call at a time: it lets another in only at an `await` (it is
+/// reentrant there), and these methods have none, so while it parses, a `preload` call would
+/// wait its turn. Its SQLite calls block the thread they run on, so it runs on a queue of its
+/// own (`QueueExecutor`), not on Swift's shared pool, whose few threads the download needs too.
 actor ProductCache {
     /// Its lane in the timeline: the actor's work runs on its own queue, never on main.
     static let lane = "ProductCache (actor)"

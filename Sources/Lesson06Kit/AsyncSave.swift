@@ -9,7 +9,8 @@ import WorkshopCore
 ///   it waits the main thread is free, and it shows each commit the writer reports through an
 ///   `AsyncStream`, in order.
 /// - The main thread reads the row count every frame meanwhile, on its own connection, with
-///   the same `CountWatcher` as the threaded variant: WAL shows it only whole transactions.
+///   the same `CountWatcher` as the threaded variant: SQLite shows another connection only
+///   committed transactions (in any journal mode); WAL lets it read without waiting.
 @MainActor
 public enum AsyncSave {
     /// Called on the main thread; returns at once. The harness cancels the task when the run
@@ -22,8 +23,9 @@ public enum AsyncSave {
             do {
                 for strategy in SaveStrategy.allCases {
                     // The writer reports "rows committed so far" after each commit. The child task
-                    // inherits this task's priority, user-initiated: on Linux its thread runs at
-                    // nice -2, above the main thread's 0 (the writer queue's runs at 0; `ps -L`).
+                    // inherits this task's priority, user-initiated (on Linux the pool's threads for it
+                    // run at nice -2), but `save` runs on the writer's own `QueueExecutor` thread, at
+                    // nice 0 like the writer queue's and the main thread's (`ps -L`).
                     let (commits, reporter) = AsyncStream.makeStream(of: Int.self)
                     async let saved = writer.save(
                         strategy, job: job, path: databases[strategy, default: ""], reportingTo: reporter)
@@ -51,7 +53,8 @@ public enum AsyncSave {
 
 /// The writer: one actor, its SQLite connections opened and used inside it only.
 ///
-/// An actor is still one serial queue: it runs one save at a time. SQLite's calls block the
+/// An actor still runs one call at a time: it lets another in only at an `await` (it is
+/// reentrant there), and `save` awaits nothing while it writes. SQLite's calls block the
 /// thread they run on (and a slow commit sleeps), so this actor runs on a queue of its own
 /// (`QueueExecutor`) and not on Swift's shared pool, whose few threads (one per core) every
 /// other task needs. Either way it does not hold the main thread.

@@ -40,7 +40,7 @@ extension LessonContract {
                 "1 行ごとにコミット: 500 行まで", "データベースのファイルは", "no-thread: どの戦略もメインスレッドで実行します",
                 "threaded: どの戦略も writer-queue で実行します", "async: どの戦略も書き込み担当のアクターで実行し",
                 "プレースホルダ: 500 行を 4 通りで保存しています...", "複数行のバッチ: 500 行を", "時間の使われ方", "指標",
-                "保存を速くしたのはバッチ化です", "Screen の最大フリーズ: no-thread", "書き込み担当のアクターは、自前のキューなしで",
+                "保存を速くしたのはバッチ化です", "Screen の最大フリーズ: no-thread", "書き込み担当のアクターは、専用のキュー(QueueExecutor)の上で",
             ]),
             // `--full`, and one variant alone (the takeaway has its own sentences then).
             JapaneseRun(

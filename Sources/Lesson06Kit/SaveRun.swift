@@ -137,7 +137,7 @@ public enum SaveRun {
         var alive = localized("Worst freeze of the Screen: %@.", freezes.joined(separator: localized("; ")))
         if let queued = runs.run(.threaded), let actor = runs.run(.async) {
             alive += localized(
-                " The writer actor was %@, without a queue of our own.",
+                " The writer actor, on a queue of its own (QueueExecutor), was %@.",
                 VariantComparison.verdict(actor, against: queued, otherName: localized("the writer queue")))
         } else if runs.count == 1 {
             alive += localized(" Run all three variants (the default) to compare them.")

@@ -4,8 +4,9 @@ import WorkshopCore
 /// The threaded variant: one writer connection on its own serial queue.
 ///
 /// - The writer opens its connection *on* the queue, so the connection never crosses threads.
-/// - The files are in WAL mode: readers read the last committed state while the writer
-///   writes, and never wait for it.
+/// - Readers on other connections see only committed transactions (in any journal mode).
+///   The files are in WAL mode, so they read the last committed state while the writer
+///   writes, and neither waits for the other.
 /// - Rows go in in transactions (`SaveJob.batchRows` rows each). After each commit the writer
 ///   tells the main queue how far it got; the Screen shows it at the next frame.
 /// - Meanwhile the main thread keeps reading the row count on its own connection
@@ -68,7 +69,8 @@ public struct ThreadedSave: Sendable {
 /// The main thread reading while the writer writes: every frame (16 ms) it counts the rows
 /// of each database on its *own* connection, as a table view would fetch what to show.
 ///
-/// In WAL mode a reader sees the last committed transaction, whole. So every count must be
+/// A reader on its own connection sees only committed transactions, whole (in any journal
+/// mode; WAL only means it does not wait for the writer). So every count must be
 /// one the job can produce at a commit boundary (`SaveJob.consistentCounts`); a count from
 /// the middle of a batch would be a torn read, and is counted as one.
 @MainActor

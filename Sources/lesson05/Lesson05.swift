@@ -55,7 +55,9 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             + localized("each naming one of %1$d products kept in SQLite (%2$@).", products, setup.databasePath) + "\n"
             + localized(
                 "Server: %1$@, ETag always, %2$@.", setup.endpoint.linkDescription, setup.cacheControl) + "\n"
-            + localized("HTTP cache: a small on-disk cache (HTTPDiskCache); URLCache on Linux stores nothing.")
+            + localized(
+                "HTTP cache: a small on-disk cache (HTTPDiskCache); on Linux URLCache stores no answer with Vary and never revalidates."
+            )
     }
 
     func describe(_ variant: Variant) -> String {
@@ -80,7 +82,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
     func parameters(_ setup: ShopSetup) -> [(MetricName, Metric)] {
         [
             (.products, .count(products)), (.orders, .count(orders)), (.maxAgeSeconds, .count(maxAge)),
-            (.httpCache, .text("HTTPDiskCache (on disk; URLCache does not cache on Linux)")),
+            (.httpCache, .text("HTTPDiskCache (on disk; on Linux URLCache stores no answer with Vary)")),
         ] + setup.endpoint.parameters
     }
 
