@@ -114,11 +114,15 @@ public struct ExerciseRunner: Sendable {
         let built: Built
         switch build(exercise, sources: sources, variant: .checks) {
         case .failure(let failure):
+            // The learner's own error: their file does not compile, whatever the driver wants.
+            let expected =
+                failure.inLearnersFiles
+                ? (one ? text("your file compiles") : text("your files compile")) : compileExpected
             return Report(
                 results: [
                     CheckResult(
                         name: Self.compileCheck, ja: Self.japanese(Self.compileCheck), passed: false,
-                        expected: compileExpected, got: failure.description,
+                        expected: expected, got: failure.description,
                         hint: 0)
                 ], compiled: true, compileSeconds: monotonicSeconds() - started)
         case .success(let success): built = success
@@ -322,17 +326,22 @@ public struct ExerciseRunner: Sendable {
                     to: work.appendingPathComponent("check-driver/" + name))
             }
             let output = "exercise\(exercise.id)"
+            // One compiler job for all the files (-wmo), so that every file's errors are
+            // reported, in the order the compiler finds them. Without it swiftc first ran a job
+            // that only emits the module, skipping function bodies, and stopped at its errors;
+            // and the jobs that compile stopped at the first that failed: a `{` missing in the
+            // learner's function showed only as "extraneous '}' at top level", and an error in
+            // the driver hid the learner's own. One job was also the quicker (see `build`).
             let compile = try Subprocess.run(
                 "swiftc",
                 arguments + [
-                    "-debug-prefix-map", "\(work.path)=.", "-module-cache-path", moduleCache.path, "-o", output,
-                    "check-driver/main.swift",
+                    "-wmo", "-debug-prefix-map", "\(work.path)=.", "-module-cache-path", moduleCache.path, "-o",
+                    output, "check-driver/main.swift",
                 ]
                     + checks.map { "check-driver/" + $0 } + exercise.paths,
                 currentDirectory: work.path, timeout: compileTimeout)
             guard compile.succeeded else {
-                let errors = Self.compilerErrors(compile.stdout + "\n" + compile.stderr)
-                return .failure(BuildFailure(errors ?? "swiftc: \(compile.describeEnd(timeout: compileTimeout))"))
+                return .failure(failure(of: compile, exercise, in: work))
             }
             // Rename into place: two checks building the same files at once both succeed.
             _ = rename(work.appendingPathComponent(output).path, binary)
@@ -367,7 +376,100 @@ public struct ExerciseRunner: Sendable {
 
     public struct BuildFailure: Error, CustomStringConvertible {
         public let description: String
-        init(_ description: String) { self.description = description }
+        /// Whether the errors are in the learner's files (else in the driver, or no error the
+        /// compiler placed in a file).
+        public let inLearnersFiles: Bool
+        init(_ description: String, inLearnersFiles: Bool = false) {
+            self.description = description
+            self.inLearnersFiles = inLearnersFiles
+        }
+    }
+
+    /// What a failed compile says: the errors in the learner's files, first error first; the
+    /// driver's (or the checks') only when the learner's files compile on their own, and then
+    /// as what the driver expects of them, at the driver's place in the exercise's `.meta`.
+    func failure(of compile: Subprocess.Outcome, _ exercise: Exercise, in work: URL)
+        -> BuildFailure
+    {
+        let output = compile.stdout + "\n" + compile.stderr
+        let errors = CompilerError.all(in: output)
+        let learners = errors.filter { exercise.paths.contains($0.path) }
+        if !learners.isEmpty { return BuildFailure(learnersErrors(learners), inLearnersFiles: true) }
+        guard !errors.isEmpty else {
+            return BuildFailure(
+                Self.compilerErrors(output) ?? "swiftc: \(compile.describeEnd(timeout: compileTimeout))")
+        }
+        // Errors only outside the learner's files. The compiler may have stopped before it
+        // looked for some of theirs (a data race is found after the types check), so their
+        // files are compiled on their own, as the editor does, before the driver is blamed.
+        let alone = compileAlone(exercise, in: work)
+        if !alone.isEmpty { return BuildFailure(learnersErrors(alone), inLearnersFiles: true) }
+        let said =
+            exercise.files.count == 1
+            ? text(
+                "your file compiles on its own, but the check's driver does not compile with it: it uses the names your file had as shipped, and the compiler says:"
+            )
+            : text(
+                "your files compile on their own, but the check's driver does not compile with them: it uses the names your files had as shipped, and the compiler says:"
+            )
+        let place = { (path: String) in Self.placeInExercise(path, exercise) }
+        var shown = [said] + errors.prefix(Self.errorsShown).flatMap { $0.lines(notes: true, place: place) }
+        if errors.count > Self.errorsShown { shown.append(moreErrors(errors.count - Self.errorsShown)) }
+        return BuildFailure(shown.joined(separator: "\n"))
+    }
+
+    /// How many of the compiler's errors a failed compile shows.
+    static let errorsShown = 3
+
+    /// The learner's errors, as the compiler printed them: the path as they know it, the line,
+    /// the source line and the caret.
+    func learnersErrors(_ errors: [CompilerError]) -> String {
+        var shown = errors.prefix(Self.errorsShown).flatMap { $0.lines() }
+        if errors.count > Self.errorsShown { shown.append(moreErrors(errors.count - Self.errorsShown)) }
+        return shown.joined(separator: "\n")
+    }
+
+    func moreErrors(_ count: Int) -> String {
+        count == 1 ? text("(and 1 more error)") : text(format: "(and %d more errors)", count)
+    }
+
+    /// The files the driver is compiled from, named where they are in the exercise's folder:
+    /// "check-driver/main.swift" is `.meta/driver.swift`, "check-driver/checks.swift" `.meta/checks.swift`.
+    static func placeInExercise(_ path: String, _ exercise: Exercise) -> String {
+        guard path.hasPrefix("check-driver/") else { return path }
+        let name = String(path.dropFirst("check-driver/".count))
+        return exercise.metaDirectory + "/" + (name == "main.swift" ? "driver.swift" : name)
+    }
+
+    /// The types the learner's files code against (`.meta/given.swift`), which the editor's
+    /// flags (`compile_flags.txt`) list with the learner's file.
+    public static let givenSource = "given.swift"
+
+    /// The errors in the learner's files compiled on their own with what the editor sees
+    /// (`compile_flags.txt`: the language flags, the lessons' modules, `.meta/given.swift`),
+    /// through the compiler's data-race checks (`-emit-sil`); none when it could not run.
+    func compileAlone(_ exercise: Exercise, in work: URL) -> [CompilerError] {
+        var given: [String] = []
+        if let text = exercise.checkSources[Self.givenSource] {
+            let path = "check-given/" + Self.givenSource
+            let file = work.appendingPathComponent(path)
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard (try? Data(text.utf8).write(to: file)) != nil else { return [] }
+            given = [path]
+        }
+        let bin = toolchain.binDirectory.path
+        let arguments =
+            Self.languageFlags + [
+                "-suppress-warnings", "-diagnostic-style=llvm", "-module-name", exercise.moduleName,
+                "-parse-as-library", "-wmo", "-emit-sil", "-o", "/dev/null", "-I", bin + "/Modules",
+                "-module-cache-path", moduleCache.path,
+            ] + toolchain.moduleMapDirectories.flatMap { ["-I", $0] } + exercise.paths + given
+        guard
+            let alone = try? Subprocess.run(
+                "swiftc", arguments, currentDirectory: work.path, timeout: compileTimeout)
+        else { return [] }
+        return CompilerError.all(in: alone.stdout + "\n" + alone.stderr).filter { exercise.paths.contains($0.path) }
     }
 
     /// What a driver was compiled against, by content: the module files of every module in the
@@ -388,7 +490,8 @@ public struct ExerciseRunner: Sendable {
         return files.map { ContentHash.of(file: $0) }.joined(separator: " ")
     }
 
-    /// The compiler's first errors, each with its source line and caret; nil when it printed none.
+    /// The compiler's first error lines, each with its source line and caret, when none of them
+    /// names a place in a file (`CompilerError`); nil when it printed none.
     static func compilerErrors(_ output: String, limit: Int = 3) -> String? {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let errors = lines.indices.filter { lines[$0].contains(": error: ") && !lines[$0].hasPrefix(" ") }
@@ -402,9 +505,6 @@ public struct ExerciseRunner: Sendable {
             }
         }
         if errors.count > limit { shown.append("(and \(counted(errors.count - limit, "more error")))") }
-        if shown.contains(where: { $0.hasPrefix("check-driver/") }) {
-            shown.append("(check-driver/main.swift is the check's program: it uses the names your file had as shipped)")
-        }
         return shown.joined(separator: "\n")
     }
 
@@ -420,7 +520,7 @@ public struct ExerciseRunner: Sendable {
         _ outcome: Subprocess.Outcome, exercise: Exercise, sources: [String: Data], hints: [String]
     ) -> CheckResult {
         let lines = outcome.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let site = Self.crashSite(lines)
+        let site = Self.crashSite(lines, in: exercise)
         if outcome.timedOut {
             let seconds = Self.seconds(runTimeout)
             // The backtrace names the function and file; the line when the loop has one
@@ -457,7 +557,7 @@ public struct ExerciseRunner: Sendable {
                     + (site.map { text(format: " It was at %@.", $0) } ?? ""),
                 hint: 0)
         }
-        return crashResult(outcome, hints: hints)
+        return crashResult(outcome, exercise: exercise, hints: hints)
     }
 
     /// What the compile check wants, in the runner's language.
@@ -507,8 +607,10 @@ public struct ExerciseRunner: Sendable {
         return text(format: "%1$@ (its first TODO is on line %2$d)", path, index + 1)
     }
 
-    /// The driver crashed or trapped before it printed its results.
-    func crashResult(_ outcome: Subprocess.Outcome, hints: [String]) -> CheckResult {
+    /// The driver crashed or trapped before it printed its results: how it ended, the runtime's
+    /// message, and the one place in the learner's files where it was (the backtrace's first
+    /// frame there). A hint only when the evidence is that hint's case (`hint(for:_:_:)`).
+    func crashResult(_ outcome: Subprocess.Outcome, exercise: Exercise, hints: [String]) -> CheckResult {
         let lines = outcome.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         // Swift's crash reporter names the signal first ("*** Signal 4: Backtracing...").
         var ended = outcome
@@ -519,41 +621,81 @@ public struct ExerciseRunner: Sendable {
             ended.status = number
         }
         let trapped = ended.signaled && (ended.status == SIGILL || ended.status == SIGTRAP)
-        // libdispatch's "Block was expected to execute on queue", or its frame in the backtrace.
-        let offMain =
-            outcome.stderr.contains("Block was expected to execute on queue")
-            || outcome.stderr.contains("dispatch_assert_queue")
+        let evidence = CrashEvidence(outcome.stderr)
+        let site = Self.crashSite(lines, in: exercise)
         // How it ended and the runtime's own message, word for word (in 「」 in Japanese).
         var got = text(format: "%@", ended.describeEnd(timeout: runTimeout))
         if let fatal = lines.first(where: { $0.contains("Fatal error") || $0.contains("Precondition failed") })
             ?? lines.first(where: { $0.hasPrefix("*** Program crashed") })
         {
-            got += ": " + text(format: "%@", fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* ")))
+            let message = Self.runtimeMessage(
+                fatal.trimmingCharacters(in: CharacterSet(charactersIn: "* ")), exercise, placed: site != nil)
+            got += ": " + text(format: "%@", message)
         }
-        if let place = Self.crashSite(lines) { got += text(format: ", in %@", place) }
+        if let site { got += text(format: ", in %@", site) }
         var expected = text("the checks run to the end")
-        if offMain {
+        if evidence.screenOffMain {
             expected = text("the Screen and its table touched only on the main queue (this trap is its check)")
+        } else if evidence.queueAssertion {
+            expected = text(
+                "code that checks its queue (dispatchPrecondition, MainActor.assumeIsolated) runs only on that queue")
         } else if trapped {
-            expected = text("no trap (a failed precondition; here most often the Screen touched off the main queue)")
-        }
-        var hint = 0
-        if offMain || trapped,
-            let index = hints.firstIndex(where: { $0.contains("DispatchQueue.main") || $0.contains("main queue") })
-        {
-            hint = index + 1  // the hint that talks about the main queue, if the exercise has one
+            expected = text(
+                "no trap (a failed precondition, a fatalError, a nil unwrapped with !, an index out of range)")
         }
         return CheckResult(
             name: Self.crashCheck, ja: Self.japanese(Self.crashCheck), passed: false, expected: expected, got: got,
-            hint: hint)
+            hint: Self.hint(for: evidence, outcome.stderr, hints))
+    }
+
+    /// The hint a crash points to, 1-based; 0 when no hint is about what the crash shows.
+    /// A hint is about it when it quotes what the program printed (a runtime's message in
+    /// "..." of 16 characters or more), or, for the Screen touched off the main queue (its
+    /// trap in the backtrace), when it says where the Screen may be touched (`DispatchQueue.main`).
+    static func hint(for evidence: CrashEvidence, _ stderr: String, _ hints: [String]) -> Int {
+        for (index, hint) in hints.enumerated() where quoted(in: hint).contains(where: stderr.contains) {
+            return index + 1
+        }
+        if evidence.screenOffMain,
+            let index = hints.firstIndex(where: { $0.contains("Screen") && $0.contains("DispatchQueue.main") })
+        {
+            return index + 1
+        }
+        return 0
+    }
+
+    /// What `text` quotes in "...", 16 characters or more (a message, not a word).
+    static func quoted(in text: String) -> [String] {
+        let parts = text.split(separator: "\"", omittingEmptySubsequences: false)
+        return stride(from: 1, to: parts.count - 1, by: 2).map { String(parts[$0]) }.filter { $0.count >= 16 }
+    }
+
+    /// The runtime's message without the place it names by `#fileID`, which is not a path the
+    /// learner knows ("Exercise03/File.swift:21: Fatal error", Swift's own
+    /// "Swift/Array.swift:690: Fatal error: Index out of range"): when the backtrace found the
+    /// place in the learner's files (`placed`), that place is the one said; else a place in
+    /// their file is said by its path.
+    static func runtimeMessage(_ line: String, _ exercise: Exercise, placed: Bool) -> String {
+        let pattern = #"^[A-Za-z_][A-Za-z0-9_]*/[^:/]+\.swift:\d+: "#
+        guard let prefix = line.range(of: pattern, options: .regularExpression) else { return line }
+        if placed { return String(line[prefix.upperBound...]) }
+        let fileID = line[prefix].dropLast(2)  // "Exercise03/File.swift:21"
+        for file in exercise.files where fileID.hasPrefix(exercise.moduleName + "/" + file + ":") {
+            let number = fileID.dropFirst(exercise.moduleName.count + file.count + 2)
+            return "\(exercise.directory)/\(file):\(number): " + line[prefix.upperBound...]
+        }
+        return line
     }
 
     /// The first frame of a crash's backtrace in the learner's files:
     /// "loadIcons(for:into:) at Exercises/NN-name/File.swift:21:13".
-    static func crashSite(_ lines: [String]) -> String? {
+    static func crashSite(_ lines: [String], in exercise: Exercise) -> String? {
         for line in lines {
             // "3 [ra] 0x000055a02fbf7fb1 closure #1 in f(_:) + 32 in exercise03 at Exercises/x/A.swift:2:13"
             guard let at = line.range(of: " at Exercises/", options: .backwards),
+                exercise.paths.contains(where: {
+                    line[at.upperBound...].hasPrefix($0.dropFirst("Exercises/".count) + ":")
+                }),
                 let address = line.range(of: " 0x")
             else { continue }
             let head = line[address.upperBound..<at.lowerBound].drop { $0 != " " }.dropFirst()
