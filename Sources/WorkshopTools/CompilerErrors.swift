@@ -49,7 +49,9 @@ struct CompilerError: Equatable {
             // The excerpt: every line up to the next located one (the source line, the caret,
             // a fix-it), then the notes, each with its own excerpt, which is left out.
             while index < lines.count, located(lines[index]) == nil, !lines[index].isEmpty {
-                if error.excerpt.count < 3 { error.excerpt.append(lines[index]) }
+                // (A fix-it that inserts nothing prints a line of spaces.)
+                let blank = lines[index].allSatisfy(\.isWhitespace)
+                if error.excerpt.count < 3 && !blank { error.excerpt.append(lines[index]) }
                 index += 1
             }
             while index < lines.count {

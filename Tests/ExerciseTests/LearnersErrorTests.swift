@@ -195,13 +195,15 @@ enum LearnersErrors {
     }
 
     /// swiftc's llvm-style output read as errors: each once, in order, with its excerpt and
-    /// notes; the driver's own lines ("error: emit-module command failed") left out.
+    /// notes (a fix-it line of spaces left out); the driver's own lines ("error: emit-module command
+    /// failed") left out.
     @Test func theCompilersOutputIsReadAsErrors() {
         let output = """
             error: emit-module command failed with exit code 1 (use -v to see invocation)
             Exercises/x/A.swift:18:51: error: expected '{' to start the body of for-each loop
                     for x in xs
                                ^
+            \(String(repeating: " ", count: 33))
             check-driver/main.swift:122:11: error: sending 'loader' risks causing data races [#SendingRisksDataRace]
                 await f(loader)
                       ^~~~~~~~~
