@@ -1,4 +1,4 @@
-// Exercise 07b: the measuring that came back to main, under Swift 6.2's defaults.
+// Exercise 07b: the measuring that came back to main, with Approachable Concurrency on.
 // Check it: swift run workshop check 07b
 import ExerciseChecks
 
