@@ -11,8 +11,8 @@ import WorkshopCore
 enum AsyncHeights {
     /// Called on the main thread; returns at once. The harness cancels the task when the run
     /// ends: the child tasks then measure no further chunk.
-    /// `stepIsolation`: the demo of Swift 6.2's defaults instead of the task group
-    /// (`StepIsolationDemo.swift`).
+    /// `stepIsolation`: instead of the task group, the demo of where an awaited function runs
+    /// with Approachable Concurrency on (`StepIsolationDemo.swift`).
     static func start(
         _ controller: RowHeightsController, cellWidth: Double, chunkSize: Int, tasks: Int,
         stepIsolation: StepIsolation? = nil
@@ -32,7 +32,7 @@ enum AsyncHeights {
                     var waiting = chunks.makeIterator()
                     // Called on the main actor; the closure it adds runs as a child task on
                     // Swift's task pool, off the main thread (a child task takes no actor from
-                    // its parent: no `@concurrent` needed, under Swift 6.2's defaults either).
+                    // its parent: no `@concurrent` needed, with Approachable Concurrency on or off).
                     func measureNext() {
                         guard let rows = waiting.next() else { return }
                         // .utility, like the threaded variant's queue: the main thread wins the CPU.

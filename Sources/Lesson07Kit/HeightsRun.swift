@@ -9,6 +9,11 @@ let localized = LocalizedTexts { .module }
 public struct HeightsDetails: Sendable {
     /// Every row's measured height (nil: not measured): the result every variant must agree on.
     public var heights: [Double?]
+    /// How many times the table reloaded: each reload asks every row's height, which is what
+    /// `cacheHits` and `estimatedHeightsUsed` count.
+    public var reloads: Int
+    /// The rows on screen, whose heights each reload asks a second time, to draw them.
+    public var visibleRows: Int
 }
 
 /// Runs one variant of the table part (row heights by sizing cell) and adds the lesson's own metrics.
@@ -26,7 +31,8 @@ public enum HeightsRun {
         public var timeoutSeconds = 120.0
         /// The user taps Cancel this many seconds in (`--cancel-after`); nil: never.
         public var cancelAfter: Double?
-        /// The async variant's demo of Swift 6.2's defaults (`--step-isolation`); nil: the task group.
+        /// The async variant's demo of where a function the main actor awaits runs, with
+        /// Approachable Concurrency on (`--step-isolation`); nil: the task group.
         public var stepIsolation: StepIsolation?
         public init(
             rows: Int = 10_000, width: Int = 40, chunkSize: Int = 500, tasks: Int = 1, output: ScreenOutput = .silent
@@ -57,7 +63,10 @@ public enum HeightsRun {
         let threaded = ThreadedHeights(chunkSize: settings.chunkSize)
         var run = VariantRun.perform(
             variant.rawValue, controller: controller, timeout: settings.timeoutSeconds,
-            cancelAfter: settings.cancelAfter, details: HeightsDetails(heights: controller.cache.all)
+            cancelAfter: settings.cancelAfter,
+            details: HeightsDetails(
+                heights: controller.cache.all, reloads: controller.screen.table.reloadCount,
+                visibleRows: controller.visibleRows)
         ) {
             switch variant {
             case .threaded: threaded.start(controller, cellWidth: cellWidth)
@@ -99,6 +108,15 @@ public enum HeightsRun {
         } else if runs.count == 1 {
             text += localized(" Run all three variants (the default) to compare them.")
         }
-        return text
+        return text + cacheHitsSentence(runs)
+    }
+
+    /// What `cacheHits` counts, and why it differs between the variants: the number of reloads.
+    static func cacheHitsSentence(_ runs: [VariantRun<HeightsDetails>]) -> String {
+        guard let first = runs.first else { return "" }
+        let reloads = runs.map { localized("%@ %d", $0.name, $0.details.reloads) }
+        return localized(
+            " cacheHits counts the row heights the table read from the cache: each reload asks for every row's height (%d, to size the scroll bar) and again for the %d rows on screen, and the reloads were %@; a row not measured yet gets the estimate instead (estimatedHeightsUsed).",
+            first.details.heights.count, first.details.visibleRows, reloads.joined(separator: localized(", ")))
     }
 }

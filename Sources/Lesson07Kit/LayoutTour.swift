@@ -54,16 +54,25 @@ public struct LayoutTour {
         return ["", localized("2. The same, plus label.width == 10:"), "    " + outcome]
     }
 
-    /// 3. The second article's cells: content (row + 1) x 5 with 10-point margins.
+    /// 3. The second article's cells: content (row + 1) x 5 with 10-point margins. The content
+    /// view's open height is the point of the part, not a failure: a line says so.
     func articleCells() throws -> [String] {
         let cell = SizingCell.articleCell()
         let heights = try (0..<6).map { try cell.height(forArticleRow: $0) }
-        return [
+        var lines = [
             "",
             localized(
                 "3. The article's cells, measured with one sizing cell: rows 0-5 are %@ points tall ((row + 1) x 5 + 20)",
                 heights.map(format).joined(separator: ", ")),
-        ] + cell.openings.map { localized("    open: %@", "\($0)") }
+        ]
+        lines += cell.openings.map { localized("    open: %@", "\($0)") }
+        if cell.openings.contains(where: { $0.view == cell.contentView.name && $0.settledBy == .zero }) {
+            lines.append(
+                localized(
+                    "    (not an error: as in the article, no constraint reaches the content view's bottom, so its height is open; the heights above are the base view's, which the constraints fix)"
+                ))
+        }
+        return lines
     }
 
     /// 4. The third article: outlines before and after layout.

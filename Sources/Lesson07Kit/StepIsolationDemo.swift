@@ -1,20 +1,21 @@
 import WorkshopCore
 
-/// Swift 6.2's trap, measured (`--variant async --step-isolation nonsending|concurrent`): the
-/// async variant's job done one chunk after another, each chunk measured by an async function
-/// that the main actor awaits directly, with no task group in between. The two functions below
-/// have the same body; only their isolation differs, and the Screen freezes in one and not in
-/// the other:
+/// The trap of Approachable Concurrency, measured (`--variant async --step-isolation
+/// nonsending|concurrent`): the async variant's job done one chunk after another, each chunk
+/// measured by an async function that the main actor awaits directly, with no task group in
+/// between. The two functions below have the same body; only their isolation differs, and the
+/// Screen freezes in one and not in the other:
 ///
 /// - `nonisolated(nonsending)`: runs on its caller's actor, here the main actor, so every chunk
-///   is measured on the main thread and the Screen stops for each. Since Swift 6.2 this is what a
-///   plain `nonisolated` async function means once `NonisolatedNonsendingByDefault` is on (SE-0461;
-///   on in this package, and in a new Xcode 26 project with Approachable Concurrency);
+///   is measured on the main thread and the Screen stops for each. It is what a plain
+///   `nonisolated` async function means once the upcoming feature `NonisolatedNonsendingByDefault`
+///   (SE-0461) is on: in this package (Package.swift), and in the app projects Xcode 26 creates
+///   (its "Approachable Concurrency" setting). Swift 6.2 and 6.3 leave it off otherwise;
 /// - `@concurrent`: runs on the task pool whoever calls it; main only awaits, and draws.
 ///
-/// Both are spelled out, so the demo means the same with the setting on or off. (Before Swift
-/// 6.2, and with the setting off, an unmarked `nonisolated` async function behaved like the
-/// `@concurrent` one: a program that relied on that moves to main when it is rebuilt.)
+/// Both are spelled out, so the demo means the same with the setting on or off. (With the
+/// setting off, as in plain Swift 6, an unmarked `nonisolated` async function behaves like the
+/// `@concurrent` one: a program that relied on that moves to main when the setting is turned on.)
 public enum StepIsolation: String, CaseIterable, Sendable {
     case nonsending
     case concurrent

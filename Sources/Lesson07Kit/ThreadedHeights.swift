@@ -2,9 +2,10 @@ import Dispatch
 import WorkshopCore
 
 /// Threaded: the table draws at once with estimated heights; a background queue measures
-/// the rows in chunks with its *own* sizing cell (a sizing cell is never on screen, so it
-/// may live on another queue, as long as only that queue touches it) and hands each chunk
-/// to the main queue, which caches the heights and reloads.
+/// the rows in chunks with its *own* sizing cell (ours is plain Swift, not a UIKit view, so it
+/// may live on another queue, as long as only that queue touches it; a `UITableViewCell` may
+/// not: UIKit is for the main thread only) and hands each chunk to the main queue, which
+/// caches the heights and reloads.
 ///
 /// A cancel: the queue checks one `CancelToken` before each chunk, and main checks it again
 /// before it shows one (a chunk measured just before the tap is dropped). A dispatch group

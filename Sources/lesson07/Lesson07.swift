@@ -48,7 +48,7 @@ struct Lesson07: LessonProgram {
     @Option(
         help: ArgumentHelp(
             localized(
-                "The async variant measures chunk by chunk in one function the main actor awaits, declared nonisolated(nonsending) (it runs on its caller's actor) or @concurrent (it leaves it): Swift 6.2's defaults, measured. Without it: the task group."
+                "The async variant measures chunk by chunk in one function the main actor awaits, declared nonisolated(nonsending) (it runs on its caller's actor, as a plain nonisolated async function does with Approachable Concurrency on: in this package and in new Xcode 26 app projects) or @concurrent (it leaves it, as the plain function does with the setting off). Without it: the task group."
             ),
             valueName: "nonsending|concurrent"))
     var stepIsolation: String?

@@ -4,8 +4,10 @@ import XCTest
 
 @testable import Lesson07Kit
 
-/// Swift 6.2's defaults, measured (`--step-isolation`): the same chunks measured by a function
-/// the main actor awaits, `nonisolated(nonsending)` or `@concurrent`, and nothing else changed.
+/// Approachable Concurrency's rule, measured (`--step-isolation`): the same chunks measured by a
+/// function the main actor awaits, `nonisolated(nonsending)` (a plain `nonisolated` async function
+/// with `NonisolatedNonsendingByDefault` on, as in this package) or `@concurrent` (the same with it
+/// off), and nothing else changed.
 /// The first runs on its caller's actor, main, and freezes the Screen; the second leaves it.
 /// Decided on evidence load cannot fake, where each chunk ran (the trace records the thread),
 /// and on a generous ratio of the two worst freezes, never on an absolute time.
