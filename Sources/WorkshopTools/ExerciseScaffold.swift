@@ -288,21 +288,23 @@ public struct ExerciseScaffold: Sendable {
     public static func compiledAs(japanese: Bool) -> String {
         japanese
             ? """
-            `check` は、パッケージと同じ設定であなたのファイルをコンパイルします。Swift 6 言語モードに、Swift 6.2 の
-            Approachable Concurrency の 2 つの機能、`NonisolatedNonsendingByDefault` と `InferIsolatedConformances` を加えた
-            設定です(エディタもこのフォルダの `compile_flags.txt` から同じ設定を読みます)。この設定では `nonisolated` の
-            async 関数は呼び出し元のアクターで動き、処理をそこから外へ出すのは `@concurrent` です。Xcode 26 で Approachable
-            Concurrency を有効にしたプロジェクトと同じ規則です(そうしたプロジェクトは既定のアクター分離も `MainActor` に
-            することが多いのですが、このパッケージはそうしていません)。
+            `check` は、パッケージと同じ設定であなたのファイルをコンパイルします。Swift 6 言語モードに、2 つの upcoming feature、
+            `NonisolatedNonsendingByDefault` と `InferIsolatedConformances` を加えた設定です(エディタもこのフォルダの
+            `compile_flags.txt` から同じ設定を読みます)。Swift 6.2 と 6.3 では、指定しない限りどちらも無効です。Xcode 26 の
+            ビルド設定「Approachable Concurrency」は、新しく作ったアプリのプロジェクトでこの 2 つを有効にします(そうした
+            プロジェクトは既定のアクター分離も `MainActor` にすることが多いのですが、このパッケージはそうしていません)。
+            この設定では `nonisolated` の async 関数は呼び出し元のアクターで動き、そういう関数をアクターの外へ出すのが
+            `@concurrent` です。子タスクと `Task.detached` は、これまでどおり呼び出し元のアクターの外で動きます。
 
             """
             : """
-            `check` compiles your file the way the package is built: Swift 6 language mode with Swift 6.2's
-            approachable concurrency, `NonisolatedNonsendingByDefault` and `InferIsolatedConformances` (the
-            editor reads the same from this folder's `compile_flags.txt`). There a `nonisolated` async
-            function runs on its caller's actor, and `@concurrent` is what sends work off it: the rules of
-            an Xcode 26 project with Approachable Concurrency on (such a project usually also makes
-            `MainActor` the default isolation; this package does not).
+            `check` compiles your file the way the package is built: Swift 6 language mode with two upcoming
+            features, `NonisolatedNonsendingByDefault` and `InferIsolatedConformances` (the editor reads the
+            same from this folder's `compile_flags.txt`). Swift 6.2 and 6.3 leave them off unless asked;
+            Xcode 26's "Approachable Concurrency" setting turns them on in the app projects it creates (such
+            a project usually also makes `MainActor` the default isolation; this package does not). With
+            them, a `nonisolated` async function runs on its caller's actor, and `@concurrent` is how such a
+            function leaves it; child tasks and `Task.detached` still run off the caller's actor.
 
             """
     }
