@@ -77,13 +77,16 @@ let tests: [Target] = [
 
 let targets = core + lessons.flatMap(lesson) + workshop + tests
 
-// Built the way an app project of 2026 is (Xcode 26's "Approachable Concurrency"): a
-// `nonisolated` async function runs on its caller's actor, and only `@concurrent` sends work
-// off it (SE-0461); a conformance may take its type's isolation (SE-0470). Every type says
-// where it lives itself (`@MainActor`, an actor, or nonisolated): no target takes SE-0466's
-// default `MainActor` isolation, because with Swift 6.3.1 it makes SwiftPM's generated
-// `Bundle.module` main-actor isolated and the command structs' `@Option` defaults too, which
-// swift-argument-parser reads outside any actor (Lessons/README.md, "The sessions", says more).
+// Built with two upcoming features that Xcode 26's "Approachable Concurrency" setting turns on
+// in the app projects it creates; Swift 6.2 and 6.3 leave them off unless a target turns them
+// on. With them, a `nonisolated` async function runs on its caller's actor and `@concurrent` is
+// how such a function leaves it (SE-0461; without the feature it leaves, as in SE-0338), and a
+// conformance may take its type's isolation (SE-0470). Child tasks, `Task.detached` and actors
+// run work elsewhere as before. Every type says where it lives itself (`@MainActor`, an actor,
+// or nonisolated): no target takes SE-0466's default `MainActor` isolation, because with Swift
+// 6.3.1 it makes SwiftPM's generated `Bundle.module` main-actor isolated and the command structs'
+// `@Option` defaults too, which swift-argument-parser reads outside any actor
+// (Lessons/README.md, "The sessions", says more).
 let approachableConcurrency: [SwiftSetting] = [
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
     .enableUpcomingFeature("InferIsolatedConformances"),

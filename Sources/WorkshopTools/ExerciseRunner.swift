@@ -251,8 +251,9 @@ public struct ExerciseRunner: Sendable {
     static let buildSlots = 4
 
     /// The language a learner's file is compiled in: the package's own (Package.swift), Swift 6
-    /// with Swift 6.2's approachable concurrency, as a new Xcode 26 project has it. A `nonisolated`
-    /// async function runs on its caller's actor, `@concurrent` sends it off (SE-0461), and a
+    /// with the two upcoming features Xcode 26's "Approachable Concurrency" turns on in a new app
+    /// project (off in Swift 6.2 and 6.3 unless asked for). A `nonisolated` async function runs on
+    /// its caller's actor and `@concurrent` is how such a function leaves it (SE-0461), and a
     /// conformance may take its type's isolation (SE-0470). The editor's flags
     /// (`compile_flags.txt`) say the same.
     public static let languageFlags = [

@@ -239,7 +239,8 @@ public struct LessonScaffold: Sendable {
             }
 
             /// `@concurrent`: the parse runs off the main actor, in the task pool. (Merely
-            /// `nonisolated`, it would run on its caller's actor, the main actor: Swift 6.2's default.)
+            /// `nonisolated`, it would run on its caller's actor, the main actor, since Package.swift
+            /// turns on `NonisolatedNonsendingByDefault`.)
             @concurrent
             static func parse(_ data: Data, trace: Trace) async throws(FetchError) -> [TimelineEntry] {
                 try trace.measure("parse entries", lane: "task pool") { () throws(FetchError) in try EntriesRun.decode(data) }

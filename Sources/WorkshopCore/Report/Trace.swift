@@ -25,9 +25,9 @@ public final class Trace: Sendable {
     /// Runs `work` and records it in the lane of the current queue (or "main"), or in `lane`,
     /// which names where the caller means it to run ("task pool", "writer actor"). Work that
     /// ran on the main thread is recorded on "main" whatever `lane` says: the picture shows
-    /// where it ran, not where it was meant to. (Under Swift 6.2's `NonisolatedNonsendingByDefault`
-    /// a `nonisolated` async function called from the main actor runs there; this is how the
-    /// timeline shows it.)
+    /// where it ran, not where it was meant to. (With the upcoming feature
+    /// `NonisolatedNonsendingByDefault` on, as Package.swift has it, a `nonisolated` async function
+    /// called from the main actor runs there; this is how the timeline shows it.)
     public func measure<T, Failure: Error>(
         _ name: String, lane: String? = nil, _ work: () throws(Failure) -> T
     ) throws(Failure) -> T {
