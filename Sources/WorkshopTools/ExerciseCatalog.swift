@@ -6,15 +6,13 @@ import Foundation
 ///     File.swift            the learner's file(s)
 ///     README.md  README.ja.md     what to do
 ///     hints.md   hints.ja.md      numbered hints
-///     .meta/exercise.json         id, lesson, titles, files, hint count, check names, fingerprints
+///     .meta/exercise.json         id, lesson, titles, files, hint count, check names
 ///     .meta/driver.swift          the check program's main.swift
 ///     .meta/*.swift               its checks, and the types the learner's files code against
 ///                                 (compiled with the driver and the learner's files)
 ///     .meta/solution/...          the reference solution
+///     .meta/shipped/...           the learner's files as shipped, byte for byte (see `ShippedFiles`)
 ///     .meta/cases.json, cases/    the mutation cases: fixes half done, each with the check it fails
-///
-/// The files as shipped are the learner's files as git has them: `.meta/exercise.json` keeps
-/// their fingerprints, so `reset` and the tests find them in the history (see `ShippedFiles`).
 public struct Exercise: Sendable {
     /// "NN": the lesson's number ("NNa": the lesson's second exercise); "RN": an exercise tied
     /// to no lesson (R for race).
@@ -59,8 +57,6 @@ public struct Exercise: Sendable {
     /// (its checks need no network, thread or database: quick and deterministic), "timeline"
     /// (its checks record where the work ran, for `check --svg`).
     public let traits: [String]
-    /// Each learner file's fingerprint as shipped (`fingerprint(_:)` of its bytes).
-    public let shipped: [String: String]
     /// Its mutation cases (`.meta/cases.json`): fixes half done, each with the checks it must
     /// fail, and other correct fixes that must pass. One test runs them all.
     public let cases: [MutationCase]
@@ -75,6 +71,8 @@ public struct Exercise: Sendable {
     public var metaDirectory: String { directory + "/.meta" }
     /// "Exercises/NN-name/.meta/solution".
     public var solutionDirectory: String { metaDirectory + "/solution" }
+    /// "Exercises/NN-name/.meta/shipped": the learner's files as shipped.
+    public var shippedDirectory: String { metaDirectory + "/shipped" }
     /// The one command that checks it.
     public var checkCommand: String { "swift run workshop check \(id)" }
 }
@@ -152,7 +150,6 @@ struct ExerciseData: Decodable {
     var uses: Texts
     var threadSanitizedWorkload: Bool?
     var traits: [String]?
-    var shipped: [String: String]
 
     struct Problem: Error, CustomStringConvertible {
         let description: String
@@ -178,8 +175,8 @@ struct ExerciseData: Decodable {
             checkSources[name] = text
         }
         let checks = data.checks.map(\.en)
-        guard !data.files.isEmpty, Set(data.files) == Set(data.shipped.keys) else {
-            throw Problem(description: "exercise.json: 'files' and the keys of 'shipped' must name the same files")
+        guard !data.files.isEmpty, Set(data.files).count == data.files.count else {
+            throw Problem(description: "exercise.json: 'files' must name the learner's files, each once")
         }
         guard !data.failsAsShipped.isEmpty, Set(data.failsAsShipped).isSubset(of: checks) else {
             throw Problem(description: "exercise.json: 'failsAsShipped' must name some of its 'checks'")
@@ -191,7 +188,7 @@ struct ExerciseData: Decodable {
             failsAsShipped: data.failsAsShipped, deletedCodeExemption: data.deletedCode, uses: data.uses.en,
             usesJapanese: data.uses.ja, driver: driver, checkSources: checkSources,
             threadSanitizedWorkload: data.threadSanitizedWorkload ?? false, traits: data.traits ?? [],
-            shipped: data.shipped, cases: try MutationCase.read(meta))
+            cases: try MutationCase.read(meta))
     }
 }
 

@@ -92,10 +92,12 @@ public struct ExerciseScaffold: Sendable {
         let shipped = learnerFile(solved: false)
         var files = [
             File(path: directory + "/" + fileName, text: shipped),
+            // The copy as shipped, which `reset` restores (`workshop sync` writes it again after an edit).
+            File(path: directory + "/.meta/shipped/" + fileName, text: shipped),
             File(path: directory + "/.meta/solution/" + fileName, text: learnerFile(solved: true)),
             File(path: directory + "/.meta/checks.swift", text: checks),
             File(path: directory + "/.meta/driver.swift", text: driver),
-            File(path: directory + "/.meta/exercise.json", text: catalogEntry(shipped: shipped)),
+            File(path: directory + "/.meta/exercise.json", text: catalogEntry),
             File(path: directory + "/.meta/cases.json", text: cases),
             File(path: directory + "/README.md", text: readme(japanese: false, root: root)),
             File(path: directory + "/README.ja.md", text: readme(japanese: true, root: root)),
@@ -182,7 +184,7 @@ public struct ExerciseScaffold: Sendable {
         """
     }
 
-    func catalogEntry(shipped: String) -> String {
+    var catalogEntry: String {
         let lessonLine = lesson.map { "  \"lesson\": \(ExerciseSync.json($0)),\n" } ?? ""
         return """
             {
@@ -207,9 +209,6 @@ public struct ExerciseScaffold: Sendable {
               "uses": {
                 "en": "\(typeName).answer()",
                 "ja": "\(typeName).answer()"
-              },
-              "shipped": {
-                \(ExerciseSync.json(fileName)): "\(fingerprint(Data(shipped.utf8)))"
               }
             }
 

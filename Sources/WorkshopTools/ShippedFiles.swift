@@ -1,19 +1,27 @@
 import Foundation
 import WorkshopCore
 
-/// The learner's files as shipped, without a second copy of them in the tree: the file in the
-/// folder when it still is as shipped (its fingerprint is the one `.meta/exercise.json` keeps),
-/// else the newest version in git's history with that fingerprint. So `reset`, `verify` and
-/// the tests find what shipped whatever the learner did to the file, even after committing it.
+/// The learner's files as shipped: a copy of each, byte for byte, in the exercise's
+/// `.meta/shipped/`, beside the reference in `.meta/solution/`. The workshop carries what it
+/// ships, as rustlings carries its exercises in its own program so that its reset needs no git:
+/// `reset`, `solution`, `verify`, the captures, the tutorials and the tests read the copies, so
+/// they work the same in a clone, in a ZIP download (no `.git`) and after the learner committed
+/// their work. `workshop sync` writes a copy from the learner's file in the tree (an author's
+/// change), and `CatalogTests` fails, saying so, while the file in git differs from its copy.
 public enum ShippedFiles {
-    /// Why the file as shipped could not be found.
+    /// A copy as shipped that is not in the exercise's folder.
     public struct Missing: Error, CustomStringConvertible {
-        public let description: String
+        /// The copy, relative to the package root ("Exercises/NN-name/.meta/shipped/File.swift").
+        public let path: String
+        public var description: String {
+            "\(path) is missing: it is the file as shipped, which comes with the workshop (download or clone the "
+                + "workshop again, or copy that one file from a copy of it); an exercise's author writes it with "
+                + "`swift run workshop sync`"
+        }
     }
 
-    // A lock: the versions found in git, by path and fingerprint, shared by the threads that
-    // check several exercises at once.
-    private static let found = Locked([String: Data]())
+    /// Where `file`'s copy as shipped is, relative to the package root.
+    public static func path(_ exercise: Exercise, _ file: String) -> String { exercise.shippedDirectory + "/" + file }
 
     /// Each of the exercise's files as shipped, by name.
     public static func sources(_ exercise: Exercise, root: URL) throws(Missing) -> [String: Data] {
@@ -24,42 +32,28 @@ public enum ShippedFiles {
 
     /// One file as shipped.
     public static func contents(_ exercise: Exercise, _ file: String, root: URL) throws(Missing) -> Data {
-        let path = exercise.directory + "/" + file
-        guard let wanted = exercise.shipped[file] else {
-            throw Missing(description: "\(file) is not one of exercise \(exercise.id)'s files")
-        }
-        if let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path),
-            fingerprint(data) == wanted
-        {
-            return data
-        }
-        let key = root.path + "\0" + path + "\0" + wanted
-        if let data = found.withLock({ $0[key] }) { return data }
-        guard let data = fromHistory(path, fingerprint: wanted, root: root) else {
-            throw Missing(
-                description: "\(path) as shipped is not in this folder's git history (fingerprint \(wanted)): "
-                    + "reset needs a git clone of the workshop; `git checkout -- \(path)` brings the shipped file back")
-        }
-        found.withLock { $0[key] = data }
+        let copy = path(exercise, file)
+        guard exercise.files.contains(file), let data = FileManager.default.contents(atPath: root.path + "/" + copy)
+        else { throw Missing(path: copy) }
         return data
     }
 
-    /// The newest version of `path` in git (the index, then HEAD's history) whose fingerprint
-    /// is `wanted`; nil when there is none or no git.
-    static func fromHistory(_ path: String, fingerprint wanted: String, root: URL) -> Data? {
-        func git(_ arguments: [String]) -> Data? {
-            guard
-                let outcome = try? Subprocess.run("git", ["-C", root.path] + arguments, timeout: 20),
-                outcome.succeeded
+    /// A copy that differs from the learner's file in the tree (or is missing), and the bytes
+    /// `workshop sync` writes there: the learner's file as it is, the author's change.
+    public struct Change: Sendable, Equatable {
+        public var path: String
+        public var data: Data
+    }
+
+    /// The copies of `exercise` (under `root`) that are not the learner's files in the tree.
+    /// A learner's file that is missing changes nothing (`reset` brings it back from its copy).
+    public static func changes(_ exercise: Exercise, root: URL) -> [Change] {
+        exercise.files.compactMap { file in
+            guard let learner = FileManager.default.contents(atPath: root.path + "/" + exercise.directory + "/" + file)
             else { return nil }
-            // Swift source is UTF-8, so the text gives back the same bytes.
-            return Data(outcome.stdout.utf8)
+            let copy = path(exercise, file)
+            return FileManager.default.contents(atPath: root.path + "/" + copy) == learner
+                ? nil : Change(path: copy, data: learner)
         }
-        if let staged = git(["show", ":" + path]), fingerprint(staged) == wanted { return staged }
-        guard let log = git(["log", "--format=%H", "-n", "200", "--", path]) else { return nil }
-        for commit in String(decoding: log, as: UTF8.self).split(separator: "\n") {
-            if let data = git(["show", "\(commit):\(path)"]), fingerprint(data) == wanted { return data }
-        }
-        return nil
     }
 }

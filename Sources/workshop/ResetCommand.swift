@@ -56,8 +56,13 @@ struct Reset: ParsableCommand {
         var changes: [Change] = []
         for exercise in exercises {
             let shipped: [String: Data]
+            // The copies in .meta/shipped: no git needed (a ZIP download has none).
             do { shipped = try ShippedFiles.sources(exercise, root: workspace.root) } catch {
-                throw WorkshopFailure(error.description)
+                throw WorkshopFailure(
+                    localized(
+                        format:
+                            "cannot reset: %@, the file as shipped, is missing. It comes with the workshop: copy it from a new download or clone of the workshop. Nothing was changed.",
+                        error.path))
             }
             let learner = workspace.learnerSources(exercise)
             for file in exercise.files {

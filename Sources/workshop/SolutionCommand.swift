@@ -31,8 +31,9 @@ struct Solution: ParsableCommand {
             if !FileManager.default.fileExists(atPath: workspace.path(solution)) {
                 throw WorkshopFailure(
                     localized(
-                        format: "%1$@ is missing: `git checkout -- %2$@` brings it back", solution,
-                        exercise.metaDirectory))
+                        format:
+                            "%@, the reference, is missing. It comes with the workshop: copy it from a new download or clone of the workshop.",
+                        solution))
             }
         }
         // Passed already (the last check of exactly these files, or an earlier version that

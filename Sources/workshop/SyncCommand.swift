@@ -8,12 +8,16 @@ import WorkshopTools
 /// (each check's name and what it wants, in English and Japanese, in `.meta/*.swift`) into
 /// the files that repeat it: `.meta/exercise.json`'s check names and the check tables of
 /// README.md and README.ja.md; and each exercise's title (the catalog's, one per language)
-/// and their count wherever the texts say them. With `--check`, changes nothing and exits 1
-/// if a file differs.
+/// and their count wherever the texts say them; and each learner's file, as it is in the tree,
+/// to its copy as shipped in `.meta/shipped` (what `reset` restores: an author's change to the
+/// file as shipped takes effect here). With `--check`, changes nothing and exits 1 if a file differs.
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: localized(
-            "For maintainers: write every exercise's check names and README check tables from its declared checks."))
+            "For maintainers: write every exercise's check names and README check tables from its declared checks."),
+        discussion: localized(
+            "It also copies each exercise's file, as it is now, to .meta/shipped: the file as shipped, which `reset` restores. Run it after changing a file as shipped; in a learner's copy it would make the learner's work the file as shipped."
+        ))
 
     @Argument(
         help: ArgumentHelp(
@@ -44,6 +48,21 @@ struct Sync: ParsableCommand {
             } else {
                 try Data(text.utf8).write(to: workspace.root.appendingPathComponent(path))
                 print(localized(format: "wrote %@", path))
+            }
+        }
+        // The copies as shipped, byte for byte (no compile).
+        for exercise in only.isEmpty ? ExerciseCatalog.exercises : only {
+            for change in ShippedFiles.changes(exercise, root: workspace.root) {
+                differing += 1
+                if check {
+                    print(localized(format: "%@ differs from the exercise's file in its folder", change.path))
+                } else {
+                    let url = workspace.root.appendingPathComponent(change.path)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try change.data.write(to: url)
+                    print(localized(format: "wrote %@", change.path))
+                }
             }
         }
         // The titles and the count, from the catalog (no compile).

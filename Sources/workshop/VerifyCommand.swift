@@ -6,7 +6,7 @@ import WorkshopTools
 
 /// `workshop verify`: for instructors and CI. For every exercise, the way `check` does it
 /// (compiled with the exercise's driver, run in a child process):
-/// - the copy as shipped (the learner's file as git has it, see ShippedFiles) compiles and fails
+/// - the copy as shipped (`.meta/shipped`, see ShippedFiles; no git needed) compiles and fails
 ///   every check its `.meta/exercise.json` names in `failsAsShipped` (else the checks test
 ///   nothing, or not what the README says they do);
 /// - the reference solution (Exercises/<folder>/.meta/solution) passes every check, and the checks
@@ -102,6 +102,7 @@ struct Verify: ParsableCommand {
         var learner: [String: String] = [:]
         var jobs: [Job] = []
         var tallies: [String: Tally] = [:]
+        var missingCopies: [String] = []
         for exercise in exercises {
             let shipped = workspace.shippedSources(exercise)
             switch Workspace.fingerprint(workspace.learnerSources(exercise), of: exercise) {
@@ -112,6 +113,9 @@ struct Verify: ParsableCommand {
             var tally = Tally()
             if Workspace.fingerprint(shipped, of: exercise) == nil {
                 tally.shippedProblem = localized("MISSING")
+                missingCopies += exercise.files.map { ShippedFiles.path(exercise, $0) }.filter {
+                    !FileManager.default.fileExists(atPath: workspace.path($0))
+                }
             } else {
                 jobs.append(Job(exercise: exercise, kind: .shipped, sources: shipped))
             }
@@ -194,10 +198,17 @@ struct Verify: ParsableCommand {
                 localized(format: "%@ (%@).", Text.verifyPassed(exercises.map(\.id), repeats: `repeat`), figures))
         } else {
             Style.line(Text.verifyFailed(bad, of: exercises.count, figures: figures))
-            if learner.values.contains(where: { $0 != "as shipped" }) {
+            if !missingCopies.isEmpty {
                 Style.line(
                     localized(
-                        "A changed Exercises/ file is a learner's work: `swift run workshop reset NN` keeps a backup of it."
+                        format:
+                            "Missing: %@. They come with the workshop; an exercise's author writes them with `swift run workshop sync`.",
+                        missingCopies.joined(separator: ", ")))
+            }
+            if missingCopies.isEmpty, learner.values.contains(where: { $0 != "as shipped" }) {
+                Style.line(
+                    localized(
+                        "A changed Exercises/ file is a learner's work: `swift run workshop reset NN` keeps a backup of it. An exercise's author who changed the file as shipped runs `swift run workshop sync`, which copies it to .meta/shipped."
                     ))
             }
             throw ExitCode(1)

@@ -118,8 +118,8 @@ struct Workspace {
 
     /// The learner's files.
     func learnerSources(_ exercise: Exercise) -> [String: Data] { sources(exercise, in: exercise.directory) }
-    /// The files as shipped: the learner's when untouched, else from git (see `ShippedFiles`);
-    /// empty when they cannot be found.
+    /// The files as shipped: the copies in `.meta/shipped` (see `ShippedFiles`); empty when one
+    /// is missing.
     func shippedSources(_ exercise: Exercise) -> [String: Data] {
         (try? ShippedFiles.sources(exercise, root: root)) ?? [:]
     }

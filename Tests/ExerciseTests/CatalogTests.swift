@@ -52,20 +52,30 @@ struct CatalogTests {
         #expect(ExerciseCatalog.exercise(id: "nonexistent") == nil)
     }
 
-    /// The file as shipped is the one whose fingerprint `.meta/exercise.json` keeps: after an
-    /// author changes a shipped file, this says the new fingerprint to put there.
-    @Test(arguments: ids) func theShippedFingerprintIsTheFileInGit(id: String) throws {
+    /// The copy as shipped (`.meta/shipped/<file>`, what `reset` restores and the tests read)
+    /// is the learner's file as git has it, byte for byte: an author who changed the file and
+    /// committed it is told to run `workshop sync`. With no git (a ZIP download) or a file not
+    /// committed yet, there is nothing to compare. And `exercise.json` names no fingerprint:
+    /// the copy is the one record of the file as shipped.
+    @Test(arguments: ids) func theShippedCopyIsTheFileInGit(id: String) throws {
         let exercise = ExerciseFiles.exercise(id)
         for file in exercise.files {
             let path = exercise.directory + "/" + file
+            let copy = try ExerciseFiles.sources(exercise, .shipped)[file]
             let head = try Subprocess.run("git", ["-C", ExerciseFiles.root.path, "show", "HEAD:" + path], timeout: 20)
-            guard head.succeeded else { continue }  // a new file, not committed yet
-            let now = fingerprint(Data(head.stdout.utf8))
+            guard head.succeeded else { continue }
             #expect(
-                exercise.shipped[file] == now,
-                "\(path) at HEAD has the fingerprint \(now): if you changed the shipped file, put it in .meta/exercise.json"
-            )
+                Data(head.stdout.utf8) == copy,
+                """
+                \(path) as committed differs from its copy as shipped, \(ShippedFiles.path(exercise, file)): \
+                if you changed the file as shipped, run `swift run workshop sync \(id)` and commit the copy
+                """)
         }
+        let json = try ExerciseFiles.document(exercise, ".meta/exercise.json")
+        let keys = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]).keys
+        #expect(
+            !keys.contains("shipped"),
+            "\(exercise.metaDirectory)/exercise.json: the copy in .meta/shipped replaces 'shipped'")
     }
 
     @Test(arguments: ids) func theFilesAndTheHintsAreThere(id: String) throws {

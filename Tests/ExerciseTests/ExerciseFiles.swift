@@ -2,9 +2,9 @@ import ExerciseChecks
 import Foundation
 import WorkshopTools
 
-/// The exercise files the tests use: the files as shipped (the learner's file when untouched,
-/// else git's, see `ShippedFiles`) and the references in `.meta/solution`, never the learner's
-/// files as they are now (which may be in any state).
+/// The exercise files the tests use: the files as shipped (the copies in `.meta/shipped`, see
+/// `ShippedFiles`) and the references in `.meta/solution`, never the learner's files as they
+/// are now (which may be in any state).
 enum ExerciseFiles {
     static let root = ExerciseRoot.builtFrom
 

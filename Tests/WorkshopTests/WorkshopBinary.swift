@@ -38,9 +38,9 @@ enum WorkshopBinary {
 }
 
 /// A throwaway workshop made of the files as shipped, never the learner's: the lessons and
-/// every exercise's folder (its texts, its `.meta` with driver and reference) with the
-/// learner's files as shipped, committed to a git repository of its own, as a clone is (so
-/// `reset` finds the files as shipped in its history).
+/// every exercise's folder (its texts, its `.meta` with driver, reference and copies as
+/// shipped) with the learner's files as shipped. No git, as in a ZIP download: nothing the
+/// learner's commands do needs it (a test that wants a repository makes one).
 struct TestWorkspace {
     let root: URL
     static let source = ExerciseRoot.builtFrom
@@ -58,16 +58,6 @@ struct TestWorkspace {
             }
         }
         try Data("// swift-tools-version:6.0\n".utf8).write(to: root.appendingPathComponent("Package.swift"))
-        try git(["init", "-q"])
-        try git(["add", "-A"])
-        try git(["-c", "user.name=test", "-c", "user.email=test@localhost", "commit", "-q", "-m", "as shipped"])
-    }
-
-    func git(_ arguments: [String]) throws {
-        let outcome = try Subprocess.run("git", ["-C", root.path] + arguments, timeout: 60)
-        guard outcome.succeeded else {
-            throw TestWorkspaceFailure(description: "git \(arguments.joined(separator: " ")): \(outcome.stderr)")
-        }
     }
 
     /// The exercise's one file as shipped.

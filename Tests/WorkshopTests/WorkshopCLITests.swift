@@ -252,16 +252,12 @@ final class WorkshopCLISlowTests: WorkshopCLICase {
         XCTAssertTrue(rows.allSatisfy { $0.contains("as shipped") && $0.contains("fails ") }, clean.stdout)
         XCTAssertTrue(clean.stdout.contains("verify: all 2 exercises ship unsolved and their references pass"))
 
-        // A copy as shipped that passes (the reference shipped as the learner's file, its
-        // fingerprint in .meta/exercise.json): the checks test nothing.
+        // A copy as shipped that passes (the reference shipped as the learner's file, and as
+        // its copy in .meta/shipped): the checks test nothing.
         let r1 = dataRace
         let solution = try XCTUnwrap(workspace.contents(r1.solutionDirectory + "/" + r1.files[0]))
         try workspace.write(r1.paths[0], solution)
-        let json = r1.metaDirectory + "/exercise.json"
-        var data = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: XCTUnwrap(workspace.contents(json))) as? [String: Any])
-        data["shipped"] = [r1.files[0]: fingerprint(solution)]
-        try workspace.write(json, try JSONSerialization.data(withJSONObject: data))
+        try workspace.write(ShippedFiles.path(r1, r1.files[0]), solution)
         let solved = try run(["verify", r1.id])
         XCTAssertEqual(solved.status, 1, solved.stdout + solved.stderr)
         let line = try XCTUnwrap(
