@@ -23,20 +23,15 @@ final class ArchiveSlowTests: XCTestCase {
         try Subprocess.run("/bin/sh", ["-c", command], currentDirectory: folder.path, timeout: timeout)
     }
 
-    /// The tree as an archive of it holds it: the files git tracks and the new ones it does not
-    /// ignore (with no git, every file but the builds and the learner's progress), over what the
-    /// copy had (its `.build` stays); the learner's files as shipped, whatever they are here.
+    /// The tree as an archive of it holds it (`PackageTree`), over what the copy had (its
+    /// `.build` stays); the learner's files as shipped, whatever they are here.
     func makeCopy() throws {
         let files = FileManager.default
         try files.createDirectory(at: Self.copy, withIntermediateDirectories: true)
         for name in try files.contentsOfDirectory(atPath: Self.copy.path) where name != ".build" {
             try files.removeItem(at: Self.copy.appendingPathComponent(name))
         }
-        let list =
-            files.fileExists(atPath: Self.root.appendingPathComponent(".git").path)
-            ? "git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null"
-            : "tar -cf - --exclude='./.build*' --exclude=./.swiftpm --exclude='./.workshop-*' ."
-        let copied = try sh("\(list) | tar -xpf - -C '\(Self.copy.path)'", in: Self.root)
+        let copied = try sh("\(PackageTree.tar(of: Self.root)) | tar -xpf - -C '\(Self.copy.path)'", in: Self.root)
         XCTAssertTrue(copied.succeeded, copied.stderr)
         // The versions this tree was built with, so that the copy resolves the same ones.
         let resolved = Self.root.appendingPathComponent("Package.resolved")
@@ -98,5 +93,17 @@ final class ArchiveSlowTests: XCTestCase {
             let words = (outcome.stdout + outcome.stderr).split { !$0.isLetter }
             XCTAssertFalse(words.contains("git"), outcome.stdout + outcome.stderr)
         }
+    }
+}
+
+/// The package's files as an archive of it holds them, for the tests that build a copy of it.
+enum PackageTree {
+    /// A shell pipeline, run in `root`, that writes them to its output as a tar: the files git
+    /// tracks and the new ones it does not ignore; with no git (the package downloaded as a ZIP),
+    /// every file but the builds, SwiftPM's state and the learner's progress and backups.
+    static func tar(of root: URL) -> String {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path)
+            ? "git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null"
+            : "tar -cf - --exclude='./.build*' --exclude=./.swiftpm --exclude='./.workshop-*' ."
     }
 }

@@ -30,17 +30,15 @@ final class ScaffoldSlowTests: XCTestCase {
             + (outcome.timedOut ? "\n(timed out)" : "")
     }
 
-    /// The package's files as they are (tracked and new, not ignored), their times kept, over
-    /// what the copy had (its `.build` stays).
+    /// The package's files as they are (`PackageTree`: tracked and new, not ignored), their times
+    /// kept, over what the copy had (its `.build` stays).
     func makeCopy() throws {
         let files = FileManager.default
         try files.createDirectory(at: Self.copy, withIntermediateDirectories: true)
         for name in try files.contentsOfDirectory(atPath: Self.copy.path) where name != ".build" {
             try files.removeItem(at: Self.copy.appendingPathComponent(name))
         }
-        let copied = try sh(
-            "git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null | tar -xpf - -C '\(Self.copy.path)'",
-            in: Self.root)
+        let copied = try sh("\(PackageTree.tar(of: Self.root)) | tar -xpf - -C '\(Self.copy.path)'", in: Self.root)
         XCTAssertTrue(copied.succeeded, copied.stderr)
         let committed = try sh(
             "git init -q && git add -A && git -c user.name=instructor -c user.email=i@localhost commit -qm copy",
