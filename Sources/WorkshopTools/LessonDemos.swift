@@ -119,26 +119,68 @@ extension LessonText {
         return ""
     }
 
-    /// The first paragraph of prose after the heading on line `headingLine` (1-based): fenced
-    /// blocks, tables, lists, headings and HTML comments are not prose, and neither is a
-    /// paragraph that only introduces the block after it ("Captured:").
+    /// The first paragraph of prose after the heading on line `headingLine` (1-based) that is
+    /// the section's own words: fenced blocks, tables, lists, headings and HTML comments are
+    /// not prose, and neither is a paragraph that only introduces the block after it: a
+    /// capture's caption ("Captured (part 1, Width pinning):", 「実測結果です(パート 1 の Width
+    /// 固定)。」), one sentence right before a fenced block (with or without its marker, such as
+    /// `<!-- capture: ... -->`, between them), or a few words and a colon ("Captured:"). Empty
+    /// when the section has no other paragraph.
     static func prose(after headingLine: Int, in lines: [String]) -> String {
-        var inCode = false
         var rest: [String] = []
+        var inCode = false
+        // Paragraphs are counted as `paragraphs` splits them: `current` is the index of the one
+        // being read (or the last one), `inParagraph` whether a line of it was the last line.
+        var current = -1
+        var inParagraph = false
+        // The paragraph that ended with only blank lines after it so far.
+        var pending: Int?
+        // The paragraphs a block (a fenced block, a capture's marker) comes right after.
+        var beforeBlock: Set<Int> = []
         for line in lines.dropFirst(headingLine) {
-            if line.hasPrefix("```") {
-                inCode.toggle()
+            if inCode {
+                if line.hasPrefix("```") { inCode = false }
                 rest.append("")
                 continue
             }
-            if self.heading(line) != nil { break }
-            let isProse =
-                !inCode && !line.hasPrefix("|") && !line.hasPrefix("- ") && !line.hasPrefix("!")
-                && !line.hasPrefix("<!--")
-            rest.append(isProse ? line : "")
+            if heading(line) != nil { break }
+            if line.hasPrefix("```") {
+                if let before = inParagraph ? current : pending { beforeBlock.insert(before) }
+                inCode = true
+                (inParagraph, pending) = (false, nil)
+                rest.append("")
+                continue
+            }
+            if line.hasPrefix("<!--") {
+                // A block's marker (`<!-- capture: ... -->`, `<!-- illustration: ... -->`) is
+                // no prose, and leaves the paragraph before it right before the block.
+                if inParagraph { pending = current }
+                inParagraph = false
+                rest.append("")
+                continue
+            }
+            let isProse = !line.hasPrefix("|") && !line.hasPrefix("- ") && !line.hasPrefix("!")
+            if !isProse {
+                (inParagraph, pending) = (false, nil)
+                rest.append("")
+            } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                if inParagraph { pending = current }
+                inParagraph = false
+                rest.append(line)
+            } else {
+                if !inParagraph { current += 1 }
+                (inParagraph, pending) = (true, nil)
+                rest.append(line)
+            }
         }
-        let found = paragraphs(rest[...])
-        return found.first { !introducesABlock($0) } ?? found.first ?? ""
+        return paragraphs(rest[...]).enumerated().first { index, paragraph in
+            !introducesABlock(paragraph) && !(beforeBlock.contains(index) && isOneSentence(paragraph))
+        }?.element ?? ""
+    }
+
+    /// Whether `paragraph` is one sentence: its first sentence is all of it.
+    static func isOneSentence(_ paragraph: String) -> Bool {
+        firstSentence(paragraph) == plain(paragraph).trimmingCharacters(in: .whitespaces)
     }
 
     /// A paragraph that only says what the block after it is: a few words and a colon ("Captured:",

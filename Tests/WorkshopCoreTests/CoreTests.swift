@@ -68,6 +68,31 @@ struct TraceTests {
         #expect(trace.timeline().contains("worker"))
     }
 
+    @Test("lanes: main first, then by first use, numbered queues by their number (not as they happened to start)")
+    func laneOrder() {
+        // Four image queues started together: their first spans begin in any order.
+        let started: [(String, Double)] = [
+            ("awaiting (no thread)", 0.0005), ("image-queue-1", 0.003), ("image-queue-4", 0.001),
+            ("image-queue-3", 0.002), ("main", 0.005), ("image-queue-2", 0.004), ("task pool", 0.006),
+            ("image-queue-10", 0.0012),
+        ]
+        let spans = started.map { Trace.Span(lane: $0.0, name: "work", start: $0.1, end: $0.1 + 0.5) }
+        let wanted = [
+            "main", "awaiting (no thread)", "image-queue-1", "image-queue-2", "image-queue-3", "image-queue-4",
+            "image-queue-10", "task pool",
+        ]
+        #expect(Trace.laneOrder(spans) == wanted)
+        #expect(TimelinePicture.laneOrder(spans) == wanted)
+        // The text timeline, spans recorded as they ended (queue 4 first), lists them the same way.
+        let trace = Trace()
+        for lane in ["image-queue-4", "image-queue-3", "image-queue-1", "image-queue-2"] {
+            DispatchQueue.named(lane).sync { trace.measure("icon") {} }
+        }
+        let shown = trace.timeline().split(separator: "\n").dropLast().map { $0.split(separator: " ").first ?? "" }
+        #expect(shown == ["image-queue-1", "image-queue-2", "image-queue-3", "image-queue-4"])
+        #expect(Trace.numbered("main") == nil && Trace.numbered("42") == nil)
+    }
+
     @Test("wide characters take two cells")
     func width() {
         #expect(terminalWidth("abc") == 3)

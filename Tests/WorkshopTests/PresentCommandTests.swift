@@ -2,7 +2,8 @@ import ExerciseChecks
 import Foundation
 import Testing
 import WorkshopCore
-import WorkshopTools
+
+@testable import WorkshopTools
 
 /// `workshop present` without a terminal: its steps come from the lesson text (one per section,
 /// with every command the section quotes and its own takeaway), a script can drive it line by
@@ -59,6 +60,100 @@ struct PresentCommandTests {
         let width = try #require(demos.first { $0.title == "Third demo: the width" })
         #expect(width.runs.map { $0.arguments.suffix(2) } == [["--width", "1"], ["--width", "4"]])
         #expect(Set(demos.map(\.title)).count == demos.count, "one step per section")
+    }
+
+    /// A step's point is the section's own words, never the caption of the block after it: lesson
+    /// 07's second demo once showed 「実測結果です(パート 1 の Width 固定)。」 (in English "Captured
+    /// (part 1, Width pinning):"), the line that introduces its capture.
+    @Test func aStepsPointIsNeverACaption() throws {
+        let english = try Self.demos("Lessons/07-layout-math.md", product: "lesson07")
+        let japanese = try Self.demos("Lessons/ja/07-layout-math.md", product: "lesson07")
+        #expect(english.count == japanese.count && english.count >= 2)
+        #expect(english[1].point.hasPrefix("Note how the Left+Right window at 24 columns"), "\(english[1].point)")
+        #expect(japanese[1].point.hasPrefix("24 列の Left+Right のウィンドウで"), "\(japanese[1].point)")
+        // In every text, a paragraph of one sentence right before a fenced block (markers such as
+        // `<!-- capture: ... -->` between them) is that block's caption: no step shows one.
+        for (file, product) in try Self.lessonTexts() {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            let captions = Self.captions(in: text)
+            #expect(!captions.isEmpty, "\(file): no caption found: the test reads the text wrong")
+            for (index, demo) in try Self.demos(file, product: product).enumerated() {
+                #expect(
+                    !captions.contains(demo.point), "\(file), step \(index + 1): the point is a caption: \(demo.point)")
+                #expect(!demo.point.isEmpty, "\(file), step \(index + 1) (\(demo.title)) has no point")
+            }
+        }
+    }
+
+    /// The captions of `text`'s blocks, in plain text: each paragraph of one sentence that only
+    /// blank lines and HTML comments separate from the fenced block after it.
+    static func captions(in text: String) -> Set<String> {
+        var captions: Set<String> = []
+        var paragraph: [String] = []
+        var last = ""
+        var inCode = false
+        for line in text.components(separatedBy: "\n") {
+            if inCode {
+                if line.hasPrefix("```") { inCode = false }
+                continue
+            }
+            if line.hasPrefix("```") {
+                inCode = true
+                if !last.isEmpty { captions.insert(last) }
+                last = ""
+                paragraph = []
+            } else if line.hasPrefix("<!--") || line.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !paragraph.isEmpty { last = LessonText.plain(LessonText.paragraphs(paragraph[...]).first ?? "") }
+                paragraph = []
+            } else if line.hasPrefix("#") || line.hasPrefix("|") || line.hasPrefix("- ") {
+                (last, paragraph) = ("", [])
+            } else {
+                paragraph.append(line)
+                last = ""
+            }
+        }
+        // One sentence: a full stop, 。 or colon only at its end.
+        return captions.filter { caption in
+            let body = caption.dropLast()
+            return !body.contains("。") && !body.contains(". ") && (caption.hasSuffix(":") || caption.hasSuffix("。"))
+        }
+    }
+
+    @Test func aCaptionBeforeABlockIsSkippedForTheNextParagraph() {
+        let text = """
+            # Lesson
+
+            ## Demo
+
+            ```
+            swift run lesson09
+            ```
+
+            ### Second demo: wider
+
+            ```
+            swift run lesson09 --width 4
+            ```
+
+            Captured (part 1, the wide one):
+
+            <!-- capture: swift run lesson09 --width 4 (en) -->
+            ```
+            output
+            ```
+
+            One sentence, then a block.
+            ```
+            more
+            ```
+
+            The point of the step. And more about it.
+
+            **Takeaway:** Wider is faster.
+            """
+        let demos = LessonText.demos(in: text, product: "lesson09")
+        #expect(demos.map(\.title) == ["Demo", "Second demo: wider"])
+        #expect(demos.last?.point == "The point of the step.")
     }
 
     /// Every demo of every lesson, in English and Japanese, ends with a takeaway of its own: its

@@ -293,15 +293,9 @@ public struct TimelinePicture: Sendable {
         return y + (hasLabel ? 40 : 12)
     }
 
-    /// Lanes in the order a reader wants them: main first, then in order of first use.
-    static func laneOrder(_ spans: [Trace.Span]) -> [String] {
-        var lanes: [String] = []
-        for span in spans.sorted(by: { $0.start < $1.start }) where !lanes.contains(span.lane) {
-            lanes.append(span.lane)
-        }
-        if let main = lanes.firstIndex(of: "main") { lanes.insert(lanes.remove(at: main), at: 0) }
-        return lanes
-    }
+    /// Lanes in the order a reader wants them (`Trace.laneOrder`): main first, then in order of
+    /// first use, numbered queues by their number.
+    static func laneOrder(_ spans: [Trace.Span]) -> [String] { Trace.laneOrder(spans) }
 
     /// Round tick marks: 0, then steps of 1, 2 or 5 x 10^n seconds, at most about 10 of them.
     static func ticks(upTo end: Double) -> [Double] {

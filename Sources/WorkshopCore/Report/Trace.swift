@@ -73,12 +73,11 @@ public final class Trace: Sendable {
         return DispatchQueue.getSpecific(key: laneKey) ?? (Thread.isMainThread ? "main" : "other thread")
     }
 
-    /// One line per lane: '█' where something ran, '·' where the lane was idle.
+    /// One line per lane, in `laneOrder`: '█' where something ran, '·' where the lane was idle.
     public func timeline(width: Int = 60) -> String {
         let spans = recorded
         guard let end = spans.map(\.end).max(), end > 0 else { return localized("(nothing recorded)") }
-        var lanes: [String] = []
-        for span in spans where !lanes.contains(span.lane) { lanes.append(span.lane) }
+        let lanes = Self.laneOrder(spans)
         let labelWidth = lanes.map(\.count).max() ?? 4
         var lines = lanes.map { lane -> String in
             var cells = Array(repeating: Character("·"), count: width)
@@ -93,6 +92,44 @@ public final class Trace: Sendable {
             String(repeating: " ", count: labelWidth) + "  0" + String(repeating: " ", count: max(0, width - 8))
                 + String(format: "%.2f s", end))
         return lines.joined(separator: "\n")
+    }
+}
+
+extension Trace {
+    /// Lanes in the order a reader wants them, in the text timeline and the picture alike: main
+    /// first, then in order of first use, except that lanes named alike but for a number at the
+    /// end ("image-queue-1" ... "image-queue-4") stand together, by their number, where the first
+    /// of them was first used. Four queues started together begin in any order (their first
+    /// spans start within a millisecond), so the order of first use alone printed
+    /// image-queue-1, 4, 3, 2 in one run and another order in the next.
+    public static func laneOrder(_ spans: [Span]) -> [String] {
+        var byFirstUse: [String] = []
+        for span in spans.sorted(by: { $0.start < $1.start }) where !byFirstUse.contains(span.lane) {
+            byFirstUse.append(span.lane)
+        }
+        var lanes: [String] = []
+        for lane in byFirstUse where !lanes.contains(lane) {
+            guard let (stem, _) = numbered(lane) else {
+                lanes.append(lane)
+                continue
+            }
+            let family = byFirstUse.compactMap { other in
+                numbered(other).flatMap { $0.stem == stem ? (other, $0.number) : nil }
+            }
+            lanes += family.sorted { $0.1 < $1.1 }.map(\.0)
+        }
+        if let main = lanes.firstIndex(of: "main") { lanes.insert(lanes.remove(at: main), at: 0) }
+        return lanes
+    }
+
+    /// "image-queue-12" as ("image-queue-", 12); nil for a name that does not end in a number
+    /// after something else.
+    static func numbered(_ lane: String) -> (stem: String, number: Int)? {
+        let digits = lane.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count < lane.count, let number = Int(String(digits.reversed())) else {
+            return nil
+        }
+        return (String(lane.dropLast(digits.count)), number)
     }
 }
 
