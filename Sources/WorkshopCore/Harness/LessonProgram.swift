@@ -31,7 +31,9 @@ public struct NoSetup: LessonSetup {
 /// 0. with `--contract`, only the lesson's contract (`LessonContract`), as JSON;
 /// 1. `prepare()`, then the banner (people only);
 /// 2. each variant in turn on the main thread, its failure (once) and its timeline;
-/// 3. the side-by-side table and the takeaway, or with `--json` one JSON document;
+/// 3. the side-by-side table and the takeaway, or with `--json` one JSON document; a run on a
+///    machine that was busy before it or while a variant ran (`MachineVerdict`) says so in
+///    place of the takeaway, and compares nothing;
 /// 4. exit status 1 naming every variant that failed.
 public protocol LessonProgram: ParsableCommand, Sendable {
     associatedtype Setup: LessonSetup
@@ -99,23 +101,34 @@ extension LessonProgram {
         do { setup = try prepare() } catch { throw LessonFailure(localized(format: "could not start: %@", "\(error)")) }
         defer { setup.tearDown() }
         let human = !common.json
-        if human { say(banner(setup) + (control.map { "\n" + $0.bannerLine } ?? "") + "\n") }
+        if human { say(banner(setup) + (control.map { "\n" + $0.bannerLine() } ?? "") + "\n") }
 
         var runs: [VariantRun<Details>] = []
+        // What other programs used while each variant ran (measured with the control, not without).
+        var windows = control?.load.map { [MachineVerdict.Window(variant: nil, load: $0)] } ?? []
         for kind in kinds(for: common.variant.variants) {
             if human { say(describe(kind)) }
+            let before = control == nil ? nil : MachineLoad.sample()
             // `run()` is called on the main thread (ArgumentParser's `main()` runs there).
             let run = MainActor.assumeIsolated { perform(kind, setup: setup, output: common.screenOutput) }
+            if let before, let after = MachineLoad.sample(),
+                let load = MachineLoad(from: before, to: after, cores: MachineLoad.cores)
+            {
+                windows.append(MachineVerdict.Window(variant: run.name, load: load))
+            }
             // A blank line ends every variant's lines, with or without a timeline after them.
             if human { say(run.humanSummary.isEmpty ? "" : run.humanSummary + "\n") }
             runs.append(run)
         }
+        let machine = control.map { MachineVerdict(control: $0, windows: windows) }
 
         let failed = runs.filter { $0.failure != nil }
         var takeaway = ""
         if failed.isEmpty {
-            takeaway = common.cancelAfter == nil ? self.takeaway(runs) : Self.cancelTakeaway(runs)
-            if let busy = control?.takeawaySentence { takeaway += " " + busy }
+            // A busy run draws no comparison: it says so, and what to run again.
+            takeaway =
+                machine?.takeaway(rerun: MachineVerdict.rerunCommand(product: "lesson" + Self.number))
+                ?? (common.cancelAfter == nil ? self.takeaway(runs) : Self.cancelTakeaway(runs))
         }
         let report = LessonReport(
             lesson: Self.number, title: Self.title,
@@ -128,12 +141,13 @@ extension LessonProgram {
             say(report.json)
         } else if failed.count < runs.count || runs.contains(where: \.gotStarted) {
             // A table only of runs that did something: a server that never answered has no figures.
+            let busy = machine?.isBusy == true
             if common.noTakeaway {
-                // (`workshop present` shows the text's takeaway; a busy machine still says so.)
-                say(report.table + (failed.isEmpty ? control?.takeawaySentence.map { "\n\n" + $0 } ?? "" : ""))
+                // (`workshop present` shows the text's takeaway; a busy run still says so.)
+                say(report.table + (failed.isEmpty && busy ? "\n\n" + report.takeaway : ""))
             } else {
-                let busy = control?.isBusy == true ? "\n" + localized("(a busy machine: see the takeaway)") : ""
-                say(report.table + busy + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
+                let note = busy ? "\n" + localized("(a busy machine: see the takeaway)") : ""
+                say(report.table + note + (failed.isEmpty ? "\n\n" + report.takeaway : ""))
             }
         }
         if !failed.isEmpty { throw LessonFailure(failed: failed.map { ($0.name, $0.failure ?? "") }) }

@@ -3,12 +3,23 @@
 ///
 /// A laptop in a workshop room runs a video call and a browser too; its main loop may be
 /// 0.1 s late with no work at all. A lesson that compared its freezes against zero would blame
-/// the code for the machine; it compares against this control instead.
+/// the code for the machine; it compares against this control instead. The same second, the
+/// CPU counters measure how much of the machine other programs used (`MachineLoad`), which
+/// sees a load the main loop's lateness does not; the lesson measures that again while each
+/// variant runs (`MachineVerdict`).
 public struct MachineControl: Sendable {
     /// How long the control ran.
     public var seconds: Double
     /// The worst lateness of a frame tick beyond one frame, with nothing else to do.
     public var maxLateSeconds: Double
+    /// What other programs used meanwhile (nil where the counters cannot be read).
+    public var load: MachineLoad?
+
+    public init(seconds: Double, maxLateSeconds: Double, load: MachineLoad? = nil) {
+        self.seconds = seconds
+        self.maxLateSeconds = maxLateSeconds
+        self.load = load
+    }
 
     /// Late by three frames or more with no work: freezes that size are the machine's.
     public static let busyLateSeconds = 0.05
@@ -19,25 +30,30 @@ public struct MachineControl: Sendable {
     @MainActor
     public static func measure(seconds: Double) -> MachineControl {
         let meter = StallMeter()
+        let before = MachineLoad.sample()
         meter.start()
         MainLoop.run(timeout: seconds) { false }
         meter.stop()
-        return MachineControl(seconds: seconds, maxLateSeconds: max(0, meter.maxStallSeconds - meter.frameSeconds))
+        let load = before.flatMap { start in
+            MachineLoad.sample().flatMap { MachineLoad(from: start, to: $0, cores: MachineLoad.cores) }
+        }
+        return MachineControl(
+            seconds: seconds, maxLateSeconds: max(0, meter.maxStallSeconds - meter.frameSeconds), load: load)
     }
 
-    /// "Machine: with nothing to do, the main loop was up to 0.004 s late (quiet)."
-    public var bannerLine: String {
-        localized(
-            format: "Machine: with nothing to do, the main loop was up to %.3f s late (%@).", maxLateSeconds,
-            localized(isBusy ? "busy: freezes up to that size are the machine's, not the code's" : "quiet"))
-    }
-
-    /// The sentence a busy machine adds to the takeaway (nil on a quiet one).
-    public var takeawaySentence: String? {
-        guard isBusy else { return nil }
+    /// "Machine: with nothing to do, the main loop was up to 0.004 s late (quiet)." The word in
+    /// brackets is `probe`'s when a test set one.
+    public func bannerLine(probe: MachineVerdict.Probe = .current) -> String {
+        let state: String
+        if probe == .quiet || (probe == .measured && !isBusy && load?.isBusy != true) {
+            state = localized("quiet")
+        } else if probe == .measured, !isBusy, let load {
+            state = localized(
+                format: "busy: other programs used %1$.1f of the %2$d cores", load.otherCores, load.cores)
+        } else {
+            state = localized("busy: freezes up to that size are the machine's, not the code's")
+        }
         return localized(
-            format:
-                "This machine was busy: its main loop was already up to %.3f s late with no work at all, so a freeze of that size is the machine's, not the code's.",
-            maxLateSeconds)
+            format: "Machine: with nothing to do, the main loop was up to %.3f s late (%@).", maxLateSeconds, state)
     }
 }
