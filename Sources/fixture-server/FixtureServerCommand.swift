@@ -348,8 +348,10 @@ struct FixtureServerCommand: ParsableCommand {
         let path = boardDb ?? "fixture-board.sqlite"
         let root = ProcessInfo.processInfo.environment["WORKSHOP_ROOT"].map { URL(fileURLWithPath: $0) } ?? packageRoot
         do {
+            // The room's --lang is the board page's language (a browser may still ask ?lang=).
             return try RoomBoard(
-                databasePath: path, exercises: BoardExercise.load(root: root), code: roomCode, onEvent: log)
+                databasePath: path, exercises: BoardExercise.load(root: root), code: roomCode,
+                language: Language.asked(in: CommandLine.arguments), onEvent: log)
         } catch {
             throw ValidationError(
                 text(format: "--board-db %1$@: the board cannot be kept there: %2$@", path, "\(error)"))

@@ -46,20 +46,22 @@ enum BoardSync {
     /// The longest a check waits for the board (the issue allows 0.5 s more per check).
     static let checkTimeout = 0.3
 
-    /// What one check run reports: the exercise, pass or fail, the first failing check's name
-    /// (or the first not run, when the program stopped), the time spent on the exercise (see
+    /// What one check run reports: the exercise, pass or fail, the first failing check (or the
+    /// first not run, when the program stopped) by its id, which the board names from its own
+    /// catalog in the room's language, the time spent on the exercise (see
     /// `Progress.Record.secondsSpent`) and the run's worst freeze (when its checks record one).
+    /// The check's English name goes too, for a board from before ids: it shows that.
     static func report(
         _ exercise: Exercise, _ runnerReport: ExerciseRunner.Report, secondsSpent: Double
     ) -> BoardReport {
-        let failing = runnerReport.failed.first ?? runnerReport.notRun.first
+        let failing = runnerReport.passed ? nil : runnerReport.failed.first ?? runnerReport.notRun.first
         let freeze = runnerReport.timeline.flatMap { timeline in
             timeline.stalls.compactMap { $0.count == 2 ? $0[1] - $0[0] : nil }.max()
         }
         return BoardReport(
             exercise: exercise.id, passed: runnerReport.passed,
-            failingCheck: runnerReport.passed
-                ? nil : failing.map { String($0.name.prefix(BoardRules.maxCheckCharacters)) },
+            check: failing.map { BoardCheck.id(for: $0.name) }.flatMap { $0.isEmpty ? nil : $0 },
+            failingCheck: failing.map { String($0.name.prefix(BoardRules.maxCheckCharacters)) },
             secondsSpent: max(0, secondsSpent), worstFreezeSeconds: freeze)
     }
 

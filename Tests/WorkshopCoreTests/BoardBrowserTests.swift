@@ -66,9 +66,11 @@ struct BoardBrowserSlowTests {
         #expect(dom.contains("data-version=\"\(version + 1)\""))
         #expect(!dom.contains("data-updates=\"0\""), "no live update")
         for name in ["aoi", "ren", "late", "さくら"] { #expect(dom.contains("data-learner=\"\(name)\"")) }
-        // The hostile name and check are text, not elements: only the page's two script elements exist.
+        // The hostile name is text, not an element: only the page's two script elements exist. The
+        // hostile check's name is not shown at all: the board names only the checks it knows.
         #expect(dom.contains("<span class=\"clip\">&lt;script&gt;</span>"))
-        #expect(dom.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!dom.contains("onerror=alert"))
+        #expect(dom.contains("a check not in this room's list"))
         #expect(dom.components(separatedBy: "<script").count - 1 == 2)
         #expect(!dom.contains("<img"))
         // The longest stuck is first: ren and <script> failed before late; aoi is stuck on A2.
@@ -100,15 +102,19 @@ struct BoardBrowserSlowTests {
 
     /// A board with every exercise of the workshop as a column, and 20 learners of every kind of
     /// name (long, Japanese, a script tag) who have checked from 1 to all of them, passing and
-    /// failing long-named checks; served with a copy of the page that carries `Browser.probeScript`
-    /// (at /probe/board, the same page, style, script and Content-Security-Policy, plus the probe).
-    static func fullRoom() throws -> (board: RoomBoard, server: FixtureServer, folder: URL, exercises: Int) {
+    /// failing the exercises' own checks (by id, or by English name only as an older `workshop`
+    /// sent them; one the workshop runs itself, and one the catalog does not know); served with a
+    /// copy of the page that carries `Browser.probeScript` (at /probe/board, the same page, style,
+    /// script and Content-Security-Policy, plus the probe). `language`: the room's.
+    static func fullRoom(language: Language? = nil) throws -> (
+        board: RoomBoard, server: FixtureServer, folder: URL, exercises: Int
+    ) {
         let exercises = BoardExercise.load(root: packageRoot)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-full-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let board = try RoomBoard(
             databasePath: folder.appendingPathComponent("board.sqlite").path, exercises: exercises,
-            code: TestBoard.code)
+            code: TestBoard.code, language: language)
         let page = try #require(board.routes.first { $0.prefix == "/board" }?.route)
         let probe: [(prefix: String, route: FixtureServer.Route)] = [
             (
@@ -136,17 +142,16 @@ struct BoardBrowserSlowTests {
             "aoi", "ren", "mei", "sota", "さくら", "haruto", "yui", "minato", "hina", "riku", "Zoë", "O'Brien",
             "山田 太郎", "kaito", "yuna", "learner-with-long-name", "ichika", "takumi", "<script>", "nagisa",
         ]
-        let checks = [
-            "fetches off the main thread", "the Screen never hangs while the icons load", "no data race under TSan",
-            "the worst freeze is under 0.25 s", "cancels the requests in flight",
-        ]
         for (i, name) in names.enumerated() {
             let count = 1 + (i * 7) % exercises.count
             let reports = (0..<count).map { j in
                 let passed = (i + j) % 3 != 0
+                let exercise = exercises[(i + j) % exercises.count]
+                let check = Self.failingCheck(exercise, i + j)
+                // Every other learner's workshop is older: it sends the check's English name only.
                 return BoardReport(
-                    id: UUID().uuidString, exercise: exercises[(i + j) % exercises.count].id, passed: passed,
-                    failingCheck: passed ? nil : checks[(i + j) % checks.count],
+                    id: UUID().uuidString, exercise: exercise.id, passed: passed,
+                    check: passed || i % 2 == 1 ? nil : check.id, failingCheck: passed ? nil : check.name,
                     secondsSpent: Double(60 * (j + 1) + 13 * i), worstFreezeSeconds: passed ? 0.02 : 0.8,
                     ageSeconds: Double(100 * (count - j) + 37 * i))
             }
@@ -161,6 +166,91 @@ struct BoardBrowserSlowTests {
             }
         }
         return (board, server, folder, exercises.count)
+    }
+
+    /// The check learner-and-exercise `k` fails: one of the exercise's own, now and then the one
+    /// the workshop checks first, and once in a while one this board's catalog does not know.
+    static func failingCheck(_ exercise: BoardExercise, _ k: Int) -> (id: String, name: String) {
+        if k % 11 == 5 { return ("a-check-from-a-newer-workshop", "a check from a newer workshop") }
+        if k % 7 == 3 || exercise.checks.isEmpty {
+            return (BoardCheck.id(for: "compiles with the check's driver"), "compiles with the check's driver")
+        }
+        let check = exercise.checks[k % exercise.checks.count]
+        return (check.id, check.name)
+    }
+
+    /// What a page showed of the failing checks (its DOM after the script drew it): each failing
+    /// cell's `data-check` and title, and the stuck column's check names.
+    static func shownChecks(_ dom: String) -> (cells: [(id: String, title: String)], stuck: [String]) {
+        let cells = dom.components(separatedBy: "data-state=\"failing\"").dropFirst().compactMap {
+            cell -> (String, String)? in
+            func attribute(_ name: String) -> String? {
+                guard let start = cell.range(of: name + "=\"") else { return nil }
+                return String(cell[start.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let id = attribute("data-check"), let title = attribute("title") else { return nil }
+            return (id, title)
+        }
+        let stuck = dom.components(separatedBy: "<small>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        return (cells, stuck)
+    }
+
+    /// A check's name as a DOM dump writes it inside an attribute or text.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    @Test(
+        "a Japanese room's board names every failing check in Japanese, from its catalog, at 1280 x 800",
+        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)))
+    func japaneseRoom() throws {
+        // The room's --lang is Japanese; the browser asks for nothing but its own default.
+        let (board, server, folder, _) = try Self.fullRoom(language: .ja)
+        defer {
+            board.close()
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let dump = try Browser.dom("\(server.baseURL.absoluteString)/probe/board?wait=1")
+        #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
+        let dom = dump.stdout
+        #expect(dom.contains("<html lang=\"ja\">"), "\(dom.prefix(500))")
+        #expect(dom.contains("data-state=\"live\""), "the board never drew: \(dom.prefix(2000))")
+        let layout = try #require(Browser.Layout(dom: dom), "the probe wrote nothing")
+        #expect(layout.innerWidth == Browser.projector.width && !layout.scrollsSideways, "\(layout)")
+
+        let snapshot = board.snapshot()
+        let failing = snapshot.learners.flatMap(\.cells).filter { !$0.passed }
+        let shown = Self.shownChecks(dom)
+        #expect(shown.cells.count == failing.count, "\(shown.cells.count) failing cells shown of \(failing.count)")
+        let catalog = BoardExercise.load(root: Self.packageRoot)
+        for cell in shown.cells {
+            let known = catalog.lazy.compactMap { $0.check(cell.id) }.first
+            if let known {
+                // The Japanese name from the catalog, never the English one the learner's workshop sent.
+                #expect(cell.title.contains(Self.escaped(known.nameJapanese)), "\(cell.id): \(cell.title)")
+                #expect(!cell.title.contains(Self.escaped(known.name)), "\(cell.id): \(cell.title)")
+            } else {
+                #expect(cell.title.contains("この会場の一覧にないチェック"), "\(cell.id): \(cell.title)")
+                #expect(!cell.title.contains("newer workshop"), "\(cell.title)")
+            }
+        }
+        #expect(shown.cells.contains { $0.id == "a-check-from-a-newer-workshop" }, "the unknown check was not sent")
+        #expect(
+            shown.cells.contains { $0.id == BoardCheck.id(for: "compiles with the check's driver") },
+            "the workshop's own check was not sent")
+        // The stuck column, where the projector shows it first: Japanese names too.
+        #expect(!shown.stuck.isEmpty)
+        for name in shown.stuck {
+            #expect(name.unicodeScalars.contains { $0.value >= 0x3040 }, "an English check name in Japanese: \(name)")
+        }
+        let file = Browser.screenshotFolder().appendingPathComponent("board-japanese-room.png").path
+        if let failure = try Browser.picture(
+            "Japanese room", of: "\(server.baseURL.absoluteString)/board?wait=1", to: file, language: "en")
+        {
+            Issue.record(Comment(rawValue: failure))
+        }
     }
 
     @Test(
@@ -189,6 +279,13 @@ struct BoardBrowserSlowTests {
             #expect(layout.innerWidth == Browser.projector.width, "\(layout)")
             #expect(layout.scrollWidth <= layout.innerWidth, "\(language): \(layout)")
             #expect(!layout.scrollsSideways, "\(language): \(layout)")
+            // Each failing check by the catalog's name in the page's language (?lang here).
+            let catalog = BoardExercise.load(root: Self.packageRoot)
+            for cell in Self.shownChecks(dom).cells {
+                guard let check = catalog.lazy.compactMap({ $0.check(cell.id) }).first else { continue }
+                let name = language == "ja" ? check.nameJapanese : check.name
+                #expect(cell.title.contains(Self.escaped(name)), "\(language): \(cell.id): \(cell.title)")
+            }
 
             let file = screenshots.appendingPathComponent("board-20-learners-\(language).png").path
             if let failure = try Browser.picture(

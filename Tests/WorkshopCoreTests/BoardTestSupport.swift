@@ -6,8 +6,15 @@ import Foundation
 /// A room's board on an in-process fixture server, kept in a throwaway folder.
 final class TestBoard: Sendable {
     static let exercises = [
-        BoardExercise(id: "A1", title: "first", titleJapanese: "最初"),
-        BoardExercise(id: "A2", title: "second", titleJapanese: "二番目"),
+        BoardExercise(
+            id: "A1", title: "first", titleJapanese: "最初",
+            checks: [
+                BoardCheck(name: "the Screen never hangs", nameJapanese: "Screen が固まらない"),
+                BoardCheck(name: "fetches `width` icons at once", nameJapanese: "`width` 個のアイコンを同時に取得する"),
+            ]),
+        BoardExercise(
+            id: "A2", title: "second", titleJapanese: "二番目",
+            checks: [BoardCheck(name: "fetches off the main thread", nameJapanese: "メインスレッドの外で取得する")]),
         BoardExercise(id: "B1", title: "third", titleJapanese: "三番目"),
     ]
     static let code = "TESTQ7"
@@ -19,7 +26,7 @@ final class TestBoard: Sendable {
 
     init(
         settings: RoomBoard.Settings = RoomBoard.Settings(), knobs: ServerKnobs = ServerKnobs(),
-        folder: URL? = nil
+        folder: URL? = nil, language: Language? = nil
     ) throws {
         self.folder =
             folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("board-test-\(UUID().uuidString)")
@@ -27,7 +34,8 @@ final class TestBoard: Sendable {
         let events = events
         board = try RoomBoard(
             databasePath: self.folder.appendingPathComponent("board.sqlite").path, exercises: Self.exercises,
-            code: Self.code, settings: settings, onEvent: { line in events.withLock { $0.append(line) } })
+            code: Self.code, language: language, settings: settings,
+            onEvent: { line in events.withLock { $0.append(line) } })
         server = FixtureServer(knobs: knobs, ownRoutes: board.routes, priorityPaths: RoomBoard.priorityPaths)
         try server.start()
     }
@@ -49,10 +57,16 @@ final class TestBoard: Sendable {
         Array((try? JSONEncoder().encode(BoardBatch(code: code, name: name, reports: reports))) ?? Data())
     }
 
-    static func report(_ exercise: String, passed: Bool, check: String? = nil, spent: Double = 60) -> BoardReport {
-        BoardReport(
-            id: UUID().uuidString, exercise: exercise, passed: passed, failingCheck: passed ? nil : check ?? "a check",
-            secondsSpent: spent, worstFreezeSeconds: passed ? 0.02 : 0.8)
+    /// A report as `workshop check` sends it: the failing check's id, and its English name for a
+    /// board from before ids (`legacy`: the name only, as an older `workshop` sent it).
+    static func report(
+        _ exercise: String, passed: Bool, check: String? = nil, spent: Double = 60, legacy: Bool = false
+    ) -> BoardReport {
+        let name = passed ? nil : check ?? "a check"
+        return BoardReport(
+            id: UUID().uuidString, exercise: exercise, passed: passed,
+            check: legacy ? nil : name.map(BoardCheck.id(for:)), failingCheck: name, secondsSpent: spent,
+            worstFreezeSeconds: passed ? 0.02 : 0.8)
     }
 
     /// POSTs `body` on a new connection; the status and the body as text.

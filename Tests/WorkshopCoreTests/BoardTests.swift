@@ -6,6 +6,18 @@ import Testing
 
 @Suite("Room board: rules and state")
 struct BoardRulesTests {
+    @Test("a check's id is its English name in lower-case ASCII words and dashes; made again, the same")
+    func checkIds() {
+        #expect(BoardCheck.id(for: "fetches `width` icons at once") == "fetches-width-icons-at-once")
+        #expect(BoardCheck.id(for: "the checks' library is built") == "the-checks-library-is-built")
+        #expect(BoardCheck.id(for: "行頭に 、。」』）！？ が来ない") == "")
+        #expect(BoardCheck.id(for: "  <img src=x onerror=alert(1)>  ") == "img-src-x-onerror-alert-1")
+        for name in ["fetches `width` icons at once", "ＡＢ c", String(repeating: "ab ", count: 40)] {
+            let id = BoardCheck.id(for: name)
+            #expect(BoardCheck.id(for: id) == id && id.count <= BoardCheck.maxIdCharacters)
+        }
+    }
+
     @Test("names: letters of any script and punctuation, limited in length, no controls or invisible characters")
     func names() throws {
         for good in ["aoi", "あおい", "Zoë", "<script>", "O'Brien", "ren-2", "山田 太郎"] {
@@ -23,10 +35,19 @@ struct BoardRulesTests {
         }
     }
 
-    @Test("reports: exercise ids, check names, times and ids are checked and clamped")
+    @Test("reports: exercise ids, check ids and names, times and ids are checked and clamped; only the id is kept")
     func reports() throws {
         let good = TestBoard.report("A1", passed: false, check: "fetches off the main thread")
-        #expect(try BoardRules.report(good) == good)
+        var kept = good
+        kept.failingCheck = nil
+        #expect(try BoardRules.report(good) == kept)
+        #expect(kept.check == "fetches-off-the-main-thread")
+        // An older workshop's report names the check only: the board makes the id of it.
+        let legacy = TestBoard.report("A1", passed: false, check: "fetches `width` icons at once", legacy: true)
+        #expect(try BoardRules.report(legacy).check == "fetches-width-icons-at-once")
+        #expect(try BoardRules.report(legacy).failingCheck == nil)
+        // A pass carries no check, whatever was sent.
+        #expect(try BoardRules.report(TestBoard.report("A1", passed: true)).check == nil)
         var report = good
         report.secondsSpent = -5
         report.ageSeconds = 1e12
@@ -35,6 +56,8 @@ struct BoardRulesTests {
         for change in [
             { (r: inout BoardReport) in r.exercise = "../x" }, { $0.exercise = "" }, { $0.exercise = "ＡＢ" },
             { $0.failingCheck = String(repeating: "x", count: 121) }, { $0.failingCheck = "two\nlines" },
+            { $0.check = "Fetches Off" }, { $0.check = "<img>" }, { $0.check = "" }, { $0.check = "-a" },
+            { $0.check = String(repeating: "x", count: 65) },
             { $0.secondsSpent = .nan }, { $0.worstFreezeSeconds = .infinity }, { $0.id = "<id>" },
         ] {
             var bad = good
@@ -61,7 +84,7 @@ struct BoardRulesTests {
         let board = state.snapshot(now: 1000)
         #expect(board.learners.map(\.name) == ["aoi", "mei", "ren", "sota"])
         #expect(board.learners.map(\.stuckSeconds) == [900, 740, 700, nil])
-        #expect(board.learners[0].cells.first?.failingCheck == "one")
+        #expect(board.learners[0].cells.first?.failingCheck == "one")  // the id "one" makes
         #expect(board.learners[0].cells.first?.checks == 2)
         #expect(board.learners[3].cells.first?.passed == true)
         #expect(board.columns.map(\.passed) == [2, 0, 0])
@@ -82,10 +105,12 @@ struct BoardServerTests {
         #expect(join.0 == 200, "\(join.1)")
         let board = try room.state()
         #expect(board.learners.map(\.name) == ["aoi", "ren"])  // a join alone makes no row
+        // The check by its id, named from the board's catalog in both languages.
         #expect(
             board.learners[0].cells == [
                 BoardSnapshot.Cell(
-                    exercise: "A1", passed: false, failingCheck: "the Screen never hangs",
+                    exercise: "A1", passed: false, failingCheck: "the-screen-never-hangs",
+                    failingCheckName: "the Screen never hangs", failingCheckNameJapanese: "Screen が固まらない",
                     failingForSeconds: board.learners[0].cells[0].failingForSeconds, secondsSpent: 60,
                     worstFreezeSeconds: 0.8, checks: 1)
             ])
@@ -101,6 +126,62 @@ struct BoardServerTests {
         #expect(String(decoding: asked.body, as: UTF8.self).contains("<title>Room board</title>"))
         #expect(try room.get("/board/board.js").status == 200)
         #expect(try room.get("/board/nothing").status == 404)
+    }
+
+    @Test("a room given a language speaks it on the page, unless ?lang asks for the other")
+    func roomLanguage() throws {
+        let room = try TestBoard(language: .ja)
+        defer { room.remove() }
+        let page = { (target: String, headers: [String: String]) in
+            String(decoding: try room.get(target, headers: headers).body, as: UTF8.self)
+        }
+        #expect(try page("/board", ["Accept-Language": "en"]).contains("<html lang=\"ja\">"))
+        #expect(try page("/board?lang=en", ["Accept-Language": "ja"]).contains("<html lang=\"en\">"))
+        #expect(BoardPage.Language.pick(query: nil, room: .en, acceptLanguage: "ja") == .en)
+        #expect(BoardPage.Language.pick(query: "ja", room: .en, acceptLanguage: nil) == .ja)
+        #expect(BoardPage.Language.pick(query: nil, room: nil, acceptLanguage: "ja") == .ja)
+    }
+
+    @Test("an older workshop's report (the check's English name, no id) is named from the catalog like a new one")
+    func olderClients() throws {
+        let room = try TestBoard(language: .ja)
+        defer { room.remove() }
+        // As a workshop from before ids sends it: JSON without "check".
+        let old = """
+            {"code":"\(TestBoard.code)","name":"aoi","reports":[{"id":"r1","exercise":"A1","passed":false,\
+            "failingCheck":"fetches `width` icons at once","secondsSpent":12,"ageSeconds":0}]}
+            """
+        #expect(try room.post("/board/report", Array(old.utf8)).0 == 200)
+        let cell = try #require(try room.state().learners.first?.cells.first)
+        #expect(cell.failingCheck == "fetches-width-icons-at-once")
+        #expect(cell.failingCheckNameJapanese == "`width` 個のアイコンを同時に取得する")
+        // The checks the workshop runs itself are named too, for any exercise.
+        #expect(try room.report("ren", TestBoard.report("B1", passed: false, check: "your code finishes")) == 200)
+        let ren = try #require(try room.state().learners.first { $0.name == "ren" }?.cells.first)
+        #expect(ren.failingCheckNameJapanese == "あなたのコードが終わる")
+    }
+
+    @Test("a board kept by an older server (check names in the database) comes back with ids and catalog names")
+    func olderDatabase() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-old-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let first = try TestBoard(folder: folder)
+            // What an older board wrote: the name in failing_check.
+            let database = try SQLiteDatabase(path: folder.appendingPathComponent("board.sqlite").path)
+            try database.run(
+                """
+                INSERT INTO board_reports (received_at, checked_at, address, learner, exercise, passed, failing_check,
+                    seconds_spent) VALUES (1, 1, '127.0.0.1', 'mei', 'A2', 0, 'fetches off the main thread', 5)
+                """)
+            first.stop()
+        }
+        let again = try TestBoard(folder: folder, language: .ja)
+        defer { again.stop() }
+        let cell = try #require(try again.state().learners.first { $0.name == "mei" }?.cells.first)
+        #expect(cell.failingCheck == "fetches-off-the-main-thread")
+        #expect(cell.failingCheckNameJapanese == "メインスレッドの外で取得する")
     }
 
     @Test("the page carries the command to join: the address learners reach (as the server printed it) and the code")
@@ -195,8 +276,11 @@ struct BoardServerTests {
         let board = try room.state()
         #expect(Set(board.learners.map(\.name)).isSuperset(of: ["aoi", "<script>"]))
         #expect(board.learners.count <= 3)
-        #expect(
-            board.learners.first { $0.name == "<script>" }?.cells.first?.failingCheck == "<img src=x onerror=alert(1)>")
+        // Not so a check's name: the board keeps the id it makes of it, and names no check it
+        // does not know.
+        let hostile = board.learners.first { $0.name == "<script>" }?.cells.first
+        #expect(hostile?.failingCheck == "img-src-x-onerror-alert-1")
+        #expect(hostile?.failingCheckName == nil && hostile?.failingCheckNameJapanese == nil)
         #expect(try room.get("/board/state.json").headers["content-type"] == "application/json")
 
         // 1,000 reports as fast as 8 kept-alive connections send them, all from 127.0.0.1.

@@ -344,7 +344,9 @@ struct BoardRoomSlowTests {
             if name == "aoi" {
                 let failLine = first.stdout.split(separator: "\n").first { $0.contains("FAIL  ") }
                 aoiFailing = failLine.map { String($0.split(separator: "FAIL  ", maxSplits: 1).last ?? "") } ?? ""
-                expected[name] = [pure.id: Expected(passed: false, failingCheck: aoiFailing, checks: 1)]
+                expected[name] = [
+                    pure.id: Expected(passed: false, failingCheck: BoardCheck.id(for: aoiFailing), checks: 1)
+                ]
             } else if name == "mei" {
                 try workspace.solve(pure)
                 let second = try run(["check", pure.id])
@@ -372,9 +374,10 @@ struct BoardRoomSlowTests {
                 reports.append(
                     BoardReport(
                         id: UUID().uuidString, exercise: exercise.id, passed: passed,
-                        failingCheck: passed ? nil : check, secondsSpent: Double(60 * j),
+                        check: passed ? nil : BoardCheck.id(for: check), secondsSpent: Double(60 * j),
                         worstFreezeSeconds: passed ? 0.01 : 0.4, ageSeconds: Double(100 * i + 10 * (count - j))))
-                mine[exercise.id] = Expected(passed: passed, failingCheck: passed ? nil : check, checks: 1)
+                mine[exercise.id] = Expected(
+                    passed: passed, failingCheck: passed ? nil : BoardCheck.id(for: check), checks: 1)
             }
             // Half send their checks one by one, half as one late batch (as after the board was away).
             if i % 2 == 0 {
@@ -396,6 +399,16 @@ struct BoardRoomSlowTests {
                     ($0.exercise, Expected(passed: $0.passed, failingCheck: $0.failingCheck, checks: $0.checks))
                 })
             #expect(shown == expected[learner.name], "\(learner.name)")
+        }
+        // Every failing check is named from the catalog, in both languages.
+        for learner in board.learners {
+            for cell in learner.cells where !cell.passed {
+                let exercise = try #require(exercises.first { $0.id == cell.exercise })
+                let name = try #require(
+                    exercise.checks.first { BoardCheck.id(for: $0) == cell.failingCheck }, "\(learner.name)")
+                #expect(cell.failingCheckName == name)
+                #expect(cell.failingCheckNameJapanese == exercise.japaneseCheckNames[name])
+            }
         }
         // The stuck first, longest first (aoi, stuck a moment, after the others), then by name.
         let stuck = board.learners.filter { $0.stuckSeconds != nil }.map(\.name)

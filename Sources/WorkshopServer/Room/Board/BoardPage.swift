@@ -10,10 +10,11 @@ enum BoardPage {
         case en
         case ja
 
-        /// `?lang=` when it is en or ja; else the first of en or ja in the browser's
-        /// Accept-Language, by its q-value; else English.
-        static func pick(query: String?, acceptLanguage: String?) -> Language {
+        /// `?lang=` when it is en or ja; else the room's (the server's `--lang`); else the first
+        /// of en or ja in the browser's Accept-Language, by its q-value; else English.
+        static func pick(query: String?, room: Language? = nil, acceptLanguage: String?) -> Language {
             if let query, let language = Language(rawValue: query.lowercased()) { return language }
+            if let room { return room }
             let ranked = (acceptLanguage ?? "").split(separator: ",").enumerated().compactMap {
                 index, part -> (tag: String, q: Double, index: Int)? in
                 let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -42,6 +43,9 @@ enum BoardPage {
             "room": en ? "Room" : "全体",
             "passed": en ? "passed" : "合格",
             "failing": en ? "failing" : "失敗中",
+            // A check the board's catalog does not name (a learner's workshop newer or older than
+            // the room's): the board never shows words a learner sent instead.
+            "unknownCheck": en ? "a check not in this room's list" : "この会場の一覧にないチェック",
             "notStarted": en ? "not started" : "未着手",
             "failingFor": en ? "for %s" : "%s経過",
             "spent": en ? "time on it %s" : "取り組み時間 %s",

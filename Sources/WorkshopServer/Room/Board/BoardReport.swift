@@ -2,7 +2,7 @@ import Foundation
 import WorkshopCore
 
 /// What `workshop check` tells the room's board about one check: which exercise, whether it
-/// passed, the first failing check's name, the time spent on the exercise and the run's worst
+/// passed, the first failing check's id, the time spent on the exercise and the run's worst
 /// freeze. Never the learner's code.
 public struct BoardReport: Codable, Sendable, Equatable {
     /// Made by the sender once per check: a report sent again (its first answer was lost) is
@@ -10,7 +10,11 @@ public struct BoardReport: Codable, Sendable, Equatable {
     public var id: String?
     public var exercise: String
     public var passed: Bool
-    /// The name of the first check that failed (nil when it passed).
+    /// The id of the first check that failed (`BoardCheck.id(for:)`; nil when it passed): the
+    /// board names it from its own catalog, in its own language.
+    public var check: String?
+    /// The English name of that check, as `workshop` sent it before reports carried `check`
+    /// (and still sends it, for a board from before): the board takes it only to make the id.
     public var failingCheck: String?
     /// Seconds since the learner started the exercise.
     public var secondsSpent: Double
@@ -21,12 +25,13 @@ public struct BoardReport: Codable, Sendable, Equatable {
     public var ageSeconds: Double
 
     public init(
-        id: String? = nil, exercise: String, passed: Bool, failingCheck: String?, secondsSpent: Double,
-        worstFreezeSeconds: Double? = nil, ageSeconds: Double = 0
+        id: String? = nil, exercise: String, passed: Bool, check: String? = nil, failingCheck: String? = nil,
+        secondsSpent: Double, worstFreezeSeconds: Double? = nil, ageSeconds: Double = 0
     ) {
         self.id = id
         self.exercise = exercise
         self.passed = passed
+        self.check = check
         self.failingCheck = failingCheck
         self.secondsSpent = secondsSpent
         self.worstFreezeSeconds = worstFreezeSeconds
@@ -108,6 +113,15 @@ public enum BoardRules {
         return id
     }
 
+    /// A check's id: what `BoardCheck.id(for:)` makes of a name.
+    public static func checkId(_ id: String) throws(BoardRefusal) -> String {
+        guard BoardCheck.isId(id) else {
+            throw BoardRefusal(
+                "a check's id is 1 to \(BoardCheck.maxIdCharacters) lower-case ASCII letters, digits and single dashes")
+        }
+        return id
+    }
+
     /// A check's name: one line of printable text.
     public static func check(_ name: String) throws(BoardRefusal) -> String {
         guard name.count <= maxCheckCharacters else {
@@ -128,10 +142,18 @@ public enum BoardRules {
                 id.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "-" || CharacterSet.alphanumerics.contains($0)) })
             else { throw BoardRefusal("a report's id is 1 to 64 ASCII letters, digits and dashes") }
         }
+        // The board keeps the check's id and no name: what it shows comes from its catalog.
+        // A report from an older `workshop` names the check only: its id is made from the name.
+        // The name is checked all the same: a request with a malformed one is refused.
+        let name = try report.failingCheck.map { (name: String) throws(BoardRefusal) in try check(name) }
+        checked.failingCheck = nil
         if report.passed {
-            checked.failingCheck = nil
-        } else if let name = report.failingCheck {
-            checked.failingCheck = try check(name)
+            checked.check = nil
+        } else if let id = report.check {
+            checked.check = try checkId(id)
+        } else if let name {
+            let id = BoardCheck.id(for: name)
+            checked.check = id.isEmpty ? nil : id
         }
         guard report.secondsSpent.isFinite, report.ageSeconds.isFinite,
             report.worstFreezeSeconds.map(\.isFinite) ?? true

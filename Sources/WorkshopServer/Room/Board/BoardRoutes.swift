@@ -3,7 +3,9 @@ import WorkshopCore
 
 /// The board's HTTP side, served by the fixture server as its own pages:
 ///
-/// - `GET /board`: the page for the projector (`?lang=ja|en`, else the browser's Accept-Language).
+/// - `GET /board`: the page for the projector (`?lang=ja|en`, else the room's language, else the
+///   browser's Accept-Language). It names each failing check from the board's catalog, in its
+///   language.
 /// - `GET /board/state.json[?after=V&wait=S]`: the board as JSON; with `after`, the answer waits
 ///   (at most S seconds) until the board has changed past version V: the page's live update.
 /// - `POST /board/report`: a `BoardBatch` from `workshop check`; `POST /board/join`: the same
@@ -50,7 +52,8 @@ extension RoomBoard {
         }
         guard request.method == "GET" || request.method == "HEAD" else { return Self.plain(405, "use GET") }
         let language = BoardPage.Language.pick(
-            query: request.query["lang"], acceptLanguage: request.header("accept-language"))
+            query: request.query["lang"], room: self.language.flatMap { BoardPage.Language(rawValue: $0.rawValue) },
+            acceptLanguage: request.header("accept-language"))
         let page = BoardPage.html(language, joinCommand: joinCommand(pageURL: Self.safeURL(baseURL)))
         var response = Self.file(page, type: "text/html; charset=utf-8")
         response.headers.append(

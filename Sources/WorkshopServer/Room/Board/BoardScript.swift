@@ -81,6 +81,13 @@ extension BoardPage {
           function title(exercise) {
             return document.documentElement.lang === "ja" ? exercise.titleJapanese : exercise.title;
           }
+          // The failing check by the board's own name for it, in the page's language; a check the
+          // board does not know is only "failing" (what a learner sent is never shown).
+          function checkName(cell) {
+            if (!cell || !cell.failingCheck) return texts.failing;
+            const name = document.documentElement.lang === "ja" ? cell.failingCheckNameJapanese : cell.failingCheckName;
+            return name || texts.unknownCheck;
+          }
 
           function draw(board) {
             const table = document.getElementById("board");
@@ -106,7 +113,7 @@ extension BoardPage {
                 const current = cells.get(learner.current);
                 const line = el("span", undefined, "clip");
                 line.append(el("span", learner.current + " " + duration(learner.stuckSeconds) + " "));
-                line.append(el("small", (current && current.failingCheck) || texts.failing));
+                line.append(el("small", checkName(current)));
                 where.append(line);
                 where.title = line.textContent;
               }
@@ -129,7 +136,7 @@ extension BoardPage {
                   td.dataset.check = cell.failingCheck || "";
                   td.textContent = "✗";
                   td.append(el("span", short(cell.failingForSeconds || 0), "meta"));
-                  let detail = column.exercise.id + ": ✗ " + (cell.failingCheck || texts.failing) + " · " +
+                  let detail = column.exercise.id + ": ✗ " + checkName(cell) + " · " +
                     fill("failingFor", duration(cell.failingForSeconds || 0));
                   if (cell.worstFreezeSeconds !== null && cell.worstFreezeSeconds !== undefined) {
                     detail += " · " + fill("freeze", cell.worstFreezeSeconds.toFixed(2));

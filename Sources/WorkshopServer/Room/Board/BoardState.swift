@@ -6,11 +6,29 @@ public struct BoardExercise: Codable, Sendable, Equatable {
     public var id: String
     public var title: String
     public var titleJapanese: String
+    /// Its own checks, as its catalog entry names them (not in the board's JSON: a cell carries
+    /// the names of the check it fails).
+    public var checks: [BoardCheck]
 
-    public init(id: String, title: String, titleJapanese: String) {
+    public init(id: String, title: String, titleJapanese: String, checks: [BoardCheck] = []) {
         self.id = id
         self.title = title
         self.titleJapanese = titleJapanese
+        self.checks = checks
+    }
+
+    enum CodingKeys: String, CodingKey { case id, title, titleJapanese }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try values.decode(String.self, forKey: .id), title: try values.decode(String.self, forKey: .title),
+            titleJapanese: try values.decode(String.self, forKey: .titleJapanese))
+    }
+
+    /// The check whose id is `id`: one of the exercise's own, or one the workshop runs itself.
+    public func check(_ id: String) -> BoardCheck? {
+        checks.first { $0.id == id } ?? BoardCheck.workshopChecks.first { $0.id == id }
     }
 
     /// The exercises under `root`/Exercises, read from each folder's `.meta/exercise.json`, in
@@ -25,6 +43,7 @@ public struct BoardExercise: Codable, Sendable, Equatable {
             var id: String
             var lesson: String?
             var title: Titles
+            var checks: [Titles]?
         }
         let folder = root.appendingPathComponent("Exercises")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -34,7 +53,11 @@ public struct BoardExercise: Codable, Sendable, Equatable {
             return try? JSONDecoder().decode(Meta.self, from: data)
         }
         return metas.sorted { ($0.lesson == nil ? 1 : 0, $0.id) < ($1.lesson == nil ? 1 : 0, $1.id) }
-            .map { BoardExercise(id: $0.id, title: $0.title.en, titleJapanese: $0.title.ja) }
+            .map { meta in
+                BoardExercise(
+                    id: meta.id, title: meta.title.en, titleJapanese: meta.title.ja,
+                    checks: (meta.checks ?? []).map { BoardCheck(name: $0.en, nameJapanese: $0.ja) })
+            }
     }
 }
 
@@ -49,7 +72,12 @@ public struct BoardSnapshot: Codable, Sendable, Equatable {
     public struct Cell: Codable, Sendable, Equatable {
         public var exercise: String
         public var passed: Bool
+        /// The id of the check it fails (nil when passed, or when the report named none).
         public var failingCheck: String?
+        /// That check's names, from the board's catalog: nil when the catalog has no such check
+        /// (the page then says only that it fails; it never shows what a learner sent).
+        public var failingCheckName: String?
+        public var failingCheckNameJapanese: String?
         /// How long the same check has been failing (nil when passed).
         public var failingForSeconds: Double?
         public var secondsSpent: Double
@@ -79,6 +107,7 @@ public struct BoardSnapshot: Codable, Sendable, Equatable {
 struct BoardState {
     struct Cell {
         var passed = false
+        /// The failing check's id.
         var failingCheck: String?
         /// When the same check started failing (wall-clock seconds).
         var failingSince: Double?
@@ -125,8 +154,8 @@ struct BoardState {
             if report.passed {
                 cell.failingCheck = nil
                 cell.failingSince = nil
-            } else if cell.failingSince == nil || cell.failingCheck != report.failingCheck {
-                cell.failingCheck = report.failingCheck
+            } else if cell.failingSince == nil || cell.failingCheck != report.check {
+                cell.failingCheck = report.check
                 cell.failingSince = checkedAt
             }
             cell.passed = report.passed
@@ -155,8 +184,10 @@ struct BoardState {
         let rows = learners.map { name, learner in
             let cells = columnExercises.compactMap { exercise in
                 learner.cells[exercise.id].map { cell in
-                    BoardSnapshot.Cell(
+                    let check = cell.failingCheck.flatMap { exercise.check($0) }
+                    return BoardSnapshot.Cell(
                         exercise: exercise.id, passed: cell.passed, failingCheck: cell.failingCheck,
+                        failingCheckName: check?.name, failingCheckNameJapanese: check?.nameJapanese,
                         failingForSeconds: cell.failingSince.map { max(0, now - $0) },
                         secondsSpent: cell.secondsSpent, worstFreezeSeconds: cell.worstFreezeSeconds,
                         checks: cell.checks)

@@ -33,7 +33,7 @@ final class BoardStore {
                 learner TEXT NOT NULL,
                 exercise TEXT NOT NULL,
                 passed INTEGER NOT NULL,
-                failing_check TEXT,
+                failing_check TEXT, -- the failing check's id (an older board kept its English name)
                 seconds_spent REAL NOT NULL,
                 worst_freeze REAL,
                 report_id TEXT
@@ -74,7 +74,7 @@ final class BoardStore {
                 try insert.run([
                     .real(receivedAt), .real(row.checkedAt), .text(address), .text(row.name),
                     .text(row.report.exercise), .integer(row.report.passed ? 1 : 0),
-                    row.report.failingCheck.map(SQLValue.text) ?? .null, .real(row.report.secondsSpent),
+                    row.report.check.map(SQLValue.text) ?? .null, .real(row.report.secondsSpent),
                     row.report.worstFreezeSeconds.map(SQLValue.real) ?? .null,
                     row.report.id.map(SQLValue.text) ?? .null,
                 ])
@@ -84,7 +84,8 @@ final class BoardStore {
         }
     }
 
-    /// Every report kept, in the order they were accepted.
+    /// Every report kept, in the order they were accepted. `failing_check` holds the check's
+    /// id; a database kept by an older board holds its English name, made an id here.
     func all() throws -> [Row] {
         try database.query(
             """
@@ -95,7 +96,8 @@ final class BoardStore {
             Row(
                 name: values[0].string ?? "",
                 report: BoardReport(
-                    exercise: values[1].string ?? "", passed: values[2].int == 1, failingCheck: values[3].string,
+                    exercise: values[1].string ?? "", passed: values[2].int == 1,
+                    check: values[3].string.map(BoardCheck.id(for:)).flatMap { $0.isEmpty ? nil : $0 },
                     secondsSpent: values[4].double ?? 0, worstFreezeSeconds: values[5].double),
                 checkedAt: values[6].double ?? 0)
         }

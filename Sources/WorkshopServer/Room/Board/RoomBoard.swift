@@ -49,6 +49,9 @@ public final class RoomBoard: @unchecked Sendable {
     public let code: String
     public let settings: Settings
     let exercises: [BoardExercise]
+    /// The room's language (the server's `--lang`): the page's, unless it is asked for another
+    /// with `?lang=`. Nil: the browser's (Accept-Language).
+    public let language: Language?
 
     private let condition = NSCondition()
     private var state: BoardState
@@ -74,10 +77,12 @@ public final class RoomBoard: @unchecked Sendable {
     ///   - exercises: the columns (see `BoardExercise.load`); empty: one per exercise id heard of.
     ///   - code: the room code to use; nil keeps the code of an earlier run of this database, or
     ///     makes a new one.
+    ///   - language: the room's language, the page's unless `?lang=` asks for another; nil: the
+    ///     browser's.
     ///   - onEvent: one line per accepted or refused report, for the server's log.
     public init(
-        databasePath: String, exercises: [BoardExercise], code: String? = nil, settings: Settings = Settings(),
-        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        databasePath: String, exercises: [BoardExercise], code: String? = nil, language: Language? = nil,
+        settings: Settings = Settings(), wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         onEvent: (@Sendable (String) -> Void)? = nil
     ) throws {
         if let code, RoomCode.normalized(code) == nil {
@@ -88,6 +93,7 @@ public final class RoomBoard: @unchecked Sendable {
         self.code = try store.roomCode(
             proposed: code.flatMap(RoomCode.normalized) ?? RoomCode.random(), replace: code != nil)
         self.exercises = exercises
+        self.language = language
         self.settings = settings
         self.wallClock = wallClock
         self.onEvent = onEvent
