@@ -29,12 +29,13 @@ public struct CachedResponse: Sendable, Equatable {
 
 /// A small HTTP cache on disk, one file per URL, that survives a relaunch.
 ///
-/// Why not `URLCache`? On Linux (swift-corelibs-foundation, measured with Swift 6.3.1) it
-/// stores and serves a fresh GET response, but refuses any response with a `Vary` header
-/// (`HTTPURLProtocol.canCache`), and the fixture server sends `Vary: Accept-Encoding` with
-/// every gzip answer, so it keeps none of the orders; and it never revalidates (no
-/// If-None-Match: a stale entry is dropped and fetched again in full). So the lesson keeps
-/// its own.
+/// Why not `URLCache`? On Linux (swift-corelibs-foundation, measured with Swift 6.3.1)
+/// URLSession stores no HTTP response in it, not even a fresh GET without `Vary`:
+/// `_HTTPURLProtocol` hands every response over with `cacheStoragePolicy: .notAllowed`. It
+/// serves an entry an app stored itself only while it is fresh and has no `Vary`
+/// (`canCache`), and the fixture server sends `Vary: Accept-Encoding` with every gzip
+/// answer; and it never revalidates (no If-None-Match: a stale entry is removed and fetched
+/// again in full). So the lesson keeps its own.
 ///
 /// A file is one line of JSON (ETag, max-age, when stored, body length, body checksum), a
 /// newline, then the body. A file that does not parse, or whose body is cut short, too long

@@ -56,7 +56,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
             + localized(
                 "Server: %1$@, ETag always, %2$@.", setup.endpoint.linkDescription, setup.cacheControl) + "\n"
             + localized(
-                "HTTP cache: a small on-disk cache (HTTPDiskCache); on Linux URLCache stores no answer with Vary and never revalidates."
+                "HTTP cache: a small on-disk cache (HTTPDiskCache); on Linux URLSession stores nothing in URLCache and never revalidates."
             )
     }
 
@@ -82,7 +82,7 @@ struct Lesson05: LessonProgram, NetworkDefaults {
     func parameters(_ setup: ShopSetup) -> [(MetricName, Metric)] {
         [
             (.products, .count(products)), (.orders, .count(orders)), (.maxAgeSeconds, .count(maxAge)),
-            (.httpCache, .text("HTTPDiskCache (on disk; on Linux URLCache stores no answer with Vary)")),
+            (.httpCache, .text("HTTPDiskCache (on disk; on Linux URLSession stores nothing in URLCache)")),
         ] + setup.endpoint.parameters
     }
 
