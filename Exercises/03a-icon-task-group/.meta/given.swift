@@ -51,8 +51,9 @@ public struct IconSource: Sendable {
 }
 
 /// The rows of exercise 03a's table. It belongs to the main actor, like a UIKit table: the
-/// compiler only lets main-actor code set an icon, and `setIcon` also records whether it really
-/// ran on the main thread.
+/// compiler refuses a synchronous `setIcon` from code off the main actor (a child task may
+/// `await rows.setIcon(...)`, which hops to main), and `setIcon` also records whether it
+/// really ran on the main thread.
 @MainActor
 public final class IconRows {
     public private(set) var icons: [[UInt8]?]
