@@ -58,7 +58,7 @@ public final class AsyncFeed {
             stats.blocksRun += 1
             stats.delays.append(monotonicSeconds() - event.sentAt)
             probe.callbacks += 1
-            if !Thread.isMainThread { probe.callbacksOffThread += 1 }
+            if !MainPlace.here.isMain { probe.callbacksOffThread += 1 }
             if case .chunk(let data) = event.kind {
                 probe.chunks += 1
                 probe.bytes += data.count

@@ -44,7 +44,7 @@ public struct ItemClient: Sendable {
     public func item(_ id: Int, cancelToken: CancelToken? = nil) throws(FetchError) -> String {
         let url = baseURL.appendingPathComponent("items/\(id)")
         let index = log.withLock { calls in
-            calls.append(Call(id: id, onMainThread: Thread.isMainThread, started: monotonicSeconds()))
+            calls.append(Call(id: id, onMainThread: MainPlace.here.isMain, started: monotonicSeconds()))
             return calls.count - 1
         }
         func end(_ outcome: String) {

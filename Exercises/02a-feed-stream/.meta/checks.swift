@@ -140,7 +140,7 @@ public enum Exercise02aChecks {
             for await event in stream {
                 consumer.events.append(event)
                 consumer.serverDoneAtEvent.append(finished.current != nil)
-                consumer.onMainThread.append(Thread.isMainThread)
+                consumer.onMainThread.append(MainPlace.here.isMain)
             }
             if !consumer.cancelled { consumer.endedByItself = true }
             consumer.loopExited = true

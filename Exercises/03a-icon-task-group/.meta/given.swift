@@ -57,7 +57,8 @@ public struct IconSource: Sendable {
 @MainActor
 public final class IconRows {
     public private(set) var icons: [[UInt8]?]
-    /// For each `setIcon` call: was it on the main thread?
+    /// For each `setIcon` call: was it on main, as the main actor's executor says (`MainPlace`:
+    /// the main queue, or the main thread that serves it)?
     public private(set) var setOnMainThread: [Bool] = []
 
     public init(count: Int) { icons = Array(repeating: nil, count: count) }
@@ -66,7 +67,7 @@ public final class IconRows {
 
     /// Shows `icon` (nil: the placeholder) on row `row`.
     public func setIcon(_ icon: [UInt8]?, row: Int) {
-        setOnMainThread.append(Thread.isMainThread)
+        setOnMainThread.append(MainPlace.here.isMain)
         guard icons.indices.contains(row) else { return }
         icons[row] = icon
     }

@@ -8,7 +8,7 @@ import Lesson07Kit
 import WorkshopCore
 
 /// What every sizing cell of one exercise-07a table saw: each measurement's row, whether it
-/// ran on the main thread, whether it ran inside one of the table's `height(forRow:)`
+/// ran on main (`MainPlace`: the main queue, or the main thread that serves it), whether it ran inside one of the table's `height(forRow:)`
 /// questions, whether it started after the check cancelled the run. Cells measure on any
 /// thread and the check reads on main, so a lock guards it.
 ///
@@ -49,7 +49,7 @@ final class MeasureLog: Sendable {
 
     /// A cell starts measuring `text`, on the calling thread.
     func begin(_ text: String) {
-        let onMain = Thread.isMainThread
+        let onMain = MainPlace.here.isMain
         let hold = state.withLock { state -> Bool in
             state.measurements.append(
                 Measurement(
@@ -143,7 +143,7 @@ public final class HeightsTable {
 
     /// Tells the table that `rows` have new heights: it asks for each one again and redraws it.
     public func reloadRows(_ rows: [Int]) {
-        let onMain = Thread.isMainThread
+        let onMain = MainPlace.here.isMain
         for row in rows {
             reloads.append(Reload(row: row, height: answer(row), onMain: onMain, afterCancel: cancelled))
         }

@@ -53,7 +53,7 @@ final class ChunkLog: Sendable {
     /// A cell starts measuring `text` on the calling thread; returns its row.
     func begin(_ text: String) -> Int {
         let row = rowOfText[text] ?? -1
-        let onMain = Thread.isMainThread
+        let onMain = MainPlace.here.isMain
         let cancelNow = state.withLock { state -> Bool in
             state.measurements.append(Measurement(row: row, onMain: onMain, afterCancel: state.cancelled))
             return row == cancelAtRow && !state.cancelled
@@ -112,7 +112,7 @@ public final class ChunkSizingCell {
     public func height(forText text: String) -> Double {
         let start = monotonicSeconds()
         let row = log.begin(text)
-        defer { log.end(row, onMain: Thread.isMainThread, start: start) }
+        defer { log.end(row, onMain: MainPlace.here.isMain, start: start) }
         // The lesson's timeline texts always lay out; nil would be a solver bug, shown as "nan pt".
         return (try? sizer.height(forText: text)) ?? .nan
     }

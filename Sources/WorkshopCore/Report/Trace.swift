@@ -32,7 +32,7 @@ public final class Trace: Sendable {
         _ name: String, lane: String? = nil, _ work: () throws(Failure) -> T
     ) throws(Failure) -> T {
         let start = clock.elapsed
-        let ranOn = Thread.isMainThread ? "main" : (lane ?? Trace.currentLane())
+        let ranOn = MainPlace.here.isMain ? "main" : (lane ?? Trace.currentLane())
         defer {
             let span = Span(lane: ranOn, name: name, start: start, end: clock.elapsed)
             spans.withLock { $0.append(span) }
@@ -70,7 +70,7 @@ public final class Trace: Sendable {
     /// `DispatchQueue.named(_:)`, or "other thread".
     public static func currentLane() -> String {
         DispatchQueue.main.setSpecific(key: laneKey, value: "main")
-        return DispatchQueue.getSpecific(key: laneKey) ?? (Thread.isMainThread ? "main" : "other thread")
+        return DispatchQueue.getSpecific(key: laneKey) ?? (MainPlace.here.isMain ? "main" : "other thread")
     }
 
     /// One line per lane, in `laneOrder`: '█' where something ran, '·' where the lane was idle.

@@ -27,3 +27,61 @@ public enum MainLoop {
 public func requireMainQueue() {
     dispatchPrecondition(condition: .onQueue(.main))
 }
+
+/// Whether the calling code holds the main actor, asked the way its executor answers it and
+/// without trapping: the answer `dispatchPrecondition(condition: .onQueue(.main))` and
+/// `MainActor.assumeIsolated` give, for a check or a trace to record.
+///
+/// On Linux the main actor's executor is the main dispatch queue, and Swift guarantees that
+/// queue, not the OS main thread. Dispatch counts two ways of holding it, and so does this:
+/// - `mainQueue`: the current queue is the main queue (or targets it), whichever thread serves
+///   it. Under `dispatchMain()`, in an async `main` after its first suspension (Swift issue
+///   90851), in Swift Testing, main-queue work runs on another thread;
+/// - `mainThread`: the OS main thread, which holds the main queue for as long as it serves it
+///   (a lesson program's or a check program's main run loop, XCTest): also inside a
+///   `queue.sync` it makes, where the current queue is that other queue, and the main queue
+///   waits.
+/// `Thread.isMainThread` alone answers "no" for the first, the current queue alone
+/// (`getSpecific`) "no" for the second. Measured in the settings the lessons and checks run in
+/// (XCTest, Swift Testing, a program's main run loop, an async `main`, `dispatchMain()`), both
+/// traps agree with `isMain` (`MainPlaceTests`, `MainPlaceSlowTests`), with one exception: a
+/// `sync` made by main-queue work on another thread (no main run loop) is main by neither
+/// answer, though dispatch still holds the main queue for it. No check decides there: the
+/// check programs turn the main run loop on the main thread.
+public struct MainPlace: Sendable, Equatable, CustomStringConvertible {
+    /// The current dispatch queue is the main queue, or a queue that targets it.
+    public var mainQueue: Bool
+    /// The calling thread is the process's main thread.
+    public var mainThread: Bool
+
+    public init(mainQueue: Bool, mainThread: Bool) {
+        self.mainQueue = mainQueue
+        self.mainThread = mainThread
+    }
+
+    /// On the main actor's executor: what the checks and the traces call "main".
+    public var isMain: Bool { mainQueue || mainThread }
+
+    /// Where the caller is now.
+    public static var here: MainPlace {
+        MainPlace(mainQueue: DispatchQueue.getSpecific(key: mainQueueKey) == true, mainThread: Thread.isMainThread)
+    }
+
+    /// Set on the main queue only, once: `getSpecific` finds it there (and on queues that target
+    /// it) and nowhere else.
+    static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// "the main queue, on the main thread"; "another thread".
+    public var description: String {
+        switch (mainQueue, mainThread) {
+        case (true, true): "the main queue, on the main thread"
+        case (true, false): "the main queue, on another thread"
+        case (false, true): "the main thread, in a sync on another queue"
+        case (false, false): "another thread"
+        }
+    }
+}
