@@ -5,11 +5,14 @@ import WorkshopCore
 /// The checks of exercise R3 (Exercises/R3-swift6-icon-loader): a 2010-style icon loader made
 /// Swift 6 clean without switching the compiler's checking off.
 ///
-/// Four checks, on four kinds of evidence: the learner's source as checked (the two
+/// Five checks, on four kinds of evidence: the learner's source as checked (the two
 /// attributes that switch checking off must be gone); the workload's line from a plain run in a
 /// child process (every icon fetched once by the driver's own fake network, every caller given
 /// its icon); the same workload built with `-sanitize=thread` (no report); and where each
-/// callback ran, recorded by the callback itself (the main queue, which is the main actor's).
+/// callback and each fetch ran, recorded by the callback and the fake network themselves: on
+/// the main actor (its executor, the main queue, or the main thread that serves it), and, for
+/// a fetch, whether it blocked a thread of Swift's cooperative thread pool (the dispatch queue
+/// it ran on, inside a task). No stopwatch: load moves none of these.
 public enum ExerciseR3Checks {
     public static let file = "IconLoader.swift"
     public static let icons = ["a", "b", "c", "d", "e", "f", "g", "h"]
@@ -22,6 +25,7 @@ public enum ExerciseR3Checks {
             + "; \(callers) of \(callers) callers got their icon; \(callers) callbacks; 0 requests active"
     }
     static let expectedPlaces = "0 callbacks off the main actor; 0 fetches on the main actor"
+    static let expectedPool = "0 fetches blocked a thread of the task pool"
 
     // The checks, in the order they report: each declared once, in both languages. The
     // workload's lines are its own words, quoted as `quoted` quotes them (「」 in Japanese).
@@ -42,7 +46,11 @@ public enum ExerciseR3Checks {
         "every caller is called back on the main actor, no fetch runs there",
         ja: "どの呼び出し元にもメインアクターでコールバックし、そこでは取得を実行しない",
         wanted: expectedPlaces, ja: "「\(expectedPlaces)」", hint: 3)
-    public static let all = [attributesCheck, resultsCheck, raceCheck, mainActorCheck]
+    static let poolCheck = Check(
+        "no fetch blocks a thread of the task pool", ja: "取得で協調スレッドプールのスレッドをブロックしない",
+        wanted: "\(expectedPool): the blocking fetch waits on a dispatch queue, not in a task",
+        ja: "「\(expectedPool)」。ブロックする取得はタスクの中ではなく、ディスパッチキューで待つ", hint: 3)
+    public static let all = [attributesCheck, resultsCheck, raceCheck, mainActorCheck, poolCheck]
 
     /// Runs the checks from the driver: `source` is the learner's file as checked.
     public static func run(source: String?) -> [CheckResult] {
@@ -65,6 +73,8 @@ public enum ExerciseR3Checks {
         results.append(
             mainActorCheck.result(
                 plainRun.places == expectedPlaces, got: plainRun.places.map(quoted) ?? plainRun.problem))
+        results.append(
+            poolCheck.result(plainRun.pool == expectedPool, got: plainRun.pool.map(quoted) ?? plainRun.problem))
         return results
     }
 
@@ -162,7 +172,12 @@ extension WorkloadRun {
     var results: String? { line?.components(separatedBy: " | ").first }
     /// "0 callbacks off the main actor; 0 fetches on the main actor"
     var places: String? {
-        guard let parts = line?.components(separatedBy: " | "), parts.count == 2 else { return nil }
+        guard let parts = line?.components(separatedBy: " | "), parts.count == 3 else { return nil }
         return parts[1]
+    }
+    /// "0 fetches blocked a thread of the task pool"
+    var pool: String? {
+        guard let parts = line?.components(separatedBy: " | "), parts.count == 3 else { return nil }
+        return parts[2]
     }
 }
