@@ -125,6 +125,7 @@ struct Present: ParsableCommand {
         }
         let arguments = ["build", "--product", product, "-c", toolchain.configuration]
         Style.warnLine(Style.dim(why + " " + Text.presentBuilding("swift " + arguments.joined(separator: " "))))
+        let started = Date()
         let build = try? Subprocess.run(
             "swift", arguments, currentDirectory: toolchain.packageRoot.path, timeout: buildLimit)
         guard let build, build.succeeded, FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -136,6 +137,7 @@ struct Present: ParsableCommand {
             throw WorkshopFailure(
                 ([Text.presentNotBuilt(product, end)] + said.map(String.init)).joined(separator: "\n"))
         }
+        ProductFreshness.recordBuild(of: product, startedAt: started, binDirectory: toolchain.binDirectory)
         return binary.path
     }
 }
