@@ -13,7 +13,7 @@ import WorkshopCore
 open class RunLoopWorker: @unchecked Sendable {
     private struct Inbox {
         var jobs: [@Sendable () -> Void] = []
-        var runLoop: RunLoop?
+        var runLoop: SharedRunLoop?
         var open = true
     }
     /// Guards what other threads touch: the queued jobs and this thread's run loop.
@@ -81,7 +81,7 @@ open class RunLoopWorker: @unchecked Sendable {
 
     private func main() {
         prepareLoop()
-        inbox.withLock { $0.runLoop = RunLoop.current }
+        inbox.withLock { $0.runLoop = SharedRunLoop(RunLoop.current) }
         ready.signal()
         while !stopping {
             runOnce()

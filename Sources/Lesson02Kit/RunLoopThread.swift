@@ -34,7 +34,7 @@ public final class RunLoopThread: @unchecked Sendable {
 
     private struct Inbox {
         var blocks: [(posted: Double, block: @Sendable () -> Void)] = []
-        var runLoop: RunLoop?
+        var runLoop: SharedRunLoop?
         var open = false
         var finished = false
         var dropped = 0
@@ -135,7 +135,7 @@ public final class RunLoopThread: @unchecked Sendable {
             keepAlive = timer
         }
         inbox.withLock { state in
-            state.runLoop = runLoop
+            state.runLoop = SharedRunLoop(runLoop)
             state.open = true
             threadID = pthread_self()
         }

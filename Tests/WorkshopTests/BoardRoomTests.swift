@@ -47,11 +47,12 @@ struct RoomServer {
     }
 }
 
-/// A port on 127.0.0.1 that takes connections and never answers: a board that hangs.
-final class SilentListener {
+/// A port on 127.0.0.1 that takes connections and never answers: a board that hangs. Any
+/// thread may close it.
+final class SilentListener: Sendable {
     let fd: Int32
     let port: UInt16
-    private var closed = false
+    private let closed = Locked(false)
 
     init() throws {
         let socketFD = socket(AF_INET, Sockets.stream, 0)
@@ -77,7 +78,8 @@ final class SilentListener {
 
     /// Stops listening (at most once).
     func close() {
-        if !closed {
+        closed.withLock { closed in
+            guard !closed else { return }
             #if canImport(Glibc)
                 _ = Glibc.close(fd)
             #else
