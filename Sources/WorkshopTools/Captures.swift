@@ -10,6 +10,7 @@ import WorkshopCore
 ///     <!-- capture: swift run lesson03 --rows 8 (ja) -->
 ///     <!-- capture: swift run lesson03 (en); from "async:" -->
 ///     <!-- capture: swift run lesson02 --variant threaded (en); frames 3; to "metric" -->
+///     <!-- capture: swift run lesson03 (ja); from "async:"; svg "Lessons/images/lesson03-ja.svg" -->
 ///     <!-- illustration: the server's log; it needs a second terminal, so it is not checked -->
 ///     <!-- quote: the article's code -->
 ///
@@ -20,6 +21,11 @@ import WorkshopCore
 /// masked by one normaliser (`normalised`). An *illustration* is output that cannot be made
 /// here (a second terminal, a room server, a tool that is not ours); a *quote* is an article's
 /// text: both are left alone.
+///
+/// The figures the texts' sentences, quizzes and steps quote from these blocks are tied to them
+/// by anchors (`Figures`), and a capture's picture (`svg "..."`) is written by the run that
+/// writes its block: so the update writes every block of a command from one run, the figures
+/// from the blocks, and the picture with them.
 public enum Captures {
     /// The programs a capture may run: the package's own, from its build folder.
     public static func isProgram(_ name: String) -> Bool { programs.contains(name) }
@@ -81,6 +87,9 @@ public enum Captures {
         case frames(Int)
         /// `timeout 300`: the run's time limit in seconds (the default is `defaultTimeout`).
         case timeout(Double)
+        /// `svg "Lessons/images/lesson03.svg"`: the run's picture (`--svg`), written with the block
+        /// by `--update` (the same run); a Japanese run's picture is named `...-ja.svg`.
+        case svg(String)
 
         public var description: String {
             switch self {
@@ -90,6 +99,7 @@ public enum Captures {
             case .until(let text): "until \"\(text)\""
             case .frames(let count): "frames \(count)"
             case .timeout(let seconds): "timeout \(Int(seconds))"
+            case .svg(let path): "svg \"\(path)\""
             }
         }
 
@@ -100,6 +110,7 @@ public enum Captures {
             case .to, .until: 2
             case .frames: 3
             case .timeout: 4
+            case .svg: 5
             }
         }
     }
@@ -116,6 +127,9 @@ public enum Captures {
             rules.lazy.compactMap { if case .timeout(let seconds) = $0 { seconds } else { nil } }.first
                 ?? Captures.defaultTimeout
         }
+
+        /// The pictures its run writes (`svg "..."`).
+        public var pictures: [String] { Captures.pictures(in: rules) }
     }
 
     /// Why a marker does not parse.
@@ -190,7 +204,7 @@ public enum Captures {
         let failure = Result<Rule, MarkerError>.failure(
             MarkerError(
                 description:
-                    "\"\(text)\" is no rule: lines 3-12, lines 3-, from \"text\", to \"text\", until \"text\", frames 3, timeout 300"
+                    "\"\(text)\" is no rule: lines 3-12, lines 3-, from \"text\", to \"text\", until \"text\", frames 3, timeout 300, svg \"Lessons/images/NAME.svg\""
             ))
         let (word, rest) =
             text.firstIndex(of: " ").map {
@@ -212,8 +226,30 @@ public enum Captures {
         case "until": return quoted().map { .success(.until($0)) } ?? failure
         case "frames": return Int(rest).flatMap { $0 >= 1 ? .success(.frames($0)) : nil } ?? failure
         case "timeout": return Double(rest).flatMap { $0 > 0 ? .success(.timeout($0)) : nil } ?? failure
+        case "svg":
+            guard let path = quoted(), path.hasPrefix(picturesFolder + "/"), path.hasSuffix(".svg"),
+                !path.dropFirst(picturesFolder.count + 1).contains("/")
+            else {
+                return .failure(
+                    MarkerError(
+                        description: "a picture is svg \"\(picturesFolder)/NAME.svg\", where the tutorials find it"))
+            }
+            return .success(.svg(path))
         default: return failure
         }
+    }
+
+    /// Where the pictures are: the lesson texts link them, `workshop docs` copies them by name.
+    public static let picturesFolder = "Lessons/images"
+
+    /// The pictures `rules` name.
+    public static func pictures(in rules: [Rule]) -> [String] {
+        rules.compactMap { if case .svg(let path) = $0 { path } else { nil } }
+    }
+
+    /// The language a picture is in by its name: `lesson03-ja.svg` is Japanese.
+    public static func language(ofPicture path: String) -> Language {
+        path.hasSuffix("-ja.svg") ? .ja : .en
     }
 
     /// `text` split at each `separator` that is not inside double quotes.
@@ -362,7 +398,7 @@ public enum Captures {
                 if let end = lines.firstIndex(where: { $0.contains(text) }) { lines = Array(lines[..<end]) }
             case .frames(let count):
                 lines = cutFrames(lines, keeping: count)
-            case .timeout:
+            case .timeout, .svg:
                 break
             }
         }
@@ -625,16 +661,14 @@ public enum Captures {
 
     // MARK: - Writing
 
-    /// `text` (the file at `path`) with each capture block whose command is in `outputs`
-    /// written from its output; with `onlyDiffering`, a block the normaliser finds equal to its
-    /// run is left as it is (its figures stay the ones its prose quotes).
-    public static func updated(
-        _ text: String, path: String, outputs: [Command: [String]], choices: Choices, onlyDiffering: Bool
-    ) -> String {
+    /// `text` (the file at `path`) with every capture block whose command is in `outputs`
+    /// written from its output. Pass the outputs of the commands to write: a command's blocks are
+    /// written together, everywhere, so that every block of one command (and every figure read
+    /// from them, and its picture) comes from one run.
+    public static func updated(_ text: String, path: String, outputs: [Command: [String]]) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for block in blocks(in: text, path: path).reversed() {
             guard let (command, rules) = block.capture, let output = outputs[command] else { continue }
-            if onlyDiffering, differences(block, output: output, rules: rules, choices: choices).isEmpty { continue }
             let written = selected(output.map(withoutTerminalCodes), rules: rules).map {
                 $0.isEmpty ? "" : block.indent + $0
             }
@@ -819,7 +853,9 @@ extension Captures {
             self.environment = environment
         }
 
-        public func run(_ command: Command, timeout: Double = Captures.defaultTimeout) -> Run {
+        /// Runs `command`; with `picture`, adds `--svg picture` and leaves out the line that says
+        /// where the picture was written (the command the text shows has no `--svg`).
+        public func run(_ command: Command, timeout: Double = Captures.defaultTimeout, picture: URL? = nil) -> Run {
             let started = Date()
             let program = binDirectory.appendingPathComponent(command.product).path
             guard FileManager.default.isExecutableFile(atPath: program) else {
@@ -841,7 +877,11 @@ extension Captures {
             let outcome: Subprocess.Outcome
             do {
                 outcome = try Subprocess.run(
-                    program, command.arguments + ["--lang", command.language.rawValue], environment: environment,
+                    program,
+                    command.arguments + (picture.map { ["--svg", $0.path] } ?? []) + [
+                        "--lang", command.language.rawValue,
+                    ],
+                    environment: environment,
                     currentDirectory: (scratch ?? root).path, timeout: timeout)
             } catch {
                 return Run(command: command, lines: [], seconds: 0, problem: "could not start \(program): \(error)")
@@ -859,6 +899,7 @@ extension Captures {
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
                 Captures.withoutTerminalCodes(String($0))
             }
+            if let picture { lines.removeAll { $0.contains(picture.path) } }
             while lines.last?.isEmpty == true { lines.removeLast() }
             return Run(command: command, lines: lines, seconds: seconds, problem: nil)
         }
@@ -882,15 +923,19 @@ extension Captures {
     }
 
     /// The distinct commands of `blocks`' captures, in the order they first appear, each with
-    /// the longest time limit any of its markers gives.
-    public static func commands(of blocks: [Block]) -> [(command: Command, timeout: Double)] {
+    /// the longest time limit any of its markers gives and the pictures they name.
+    public static func commands(of blocks: [Block]) -> [(command: Command, timeout: Double, pictures: [String])] {
         var order: [Command] = []
         var timeouts: [Command: Double] = [:]
+        var pictures: [Command: [String]] = [:]
         for block in blocks {
             guard case .success(let marker) = block.marker, let command = marker.command else { continue }
             if timeouts[command] == nil { order.append(command) }
             timeouts[command] = max(timeouts[command] ?? 0, marker.timeout)
+            for picture in marker.pictures where !(pictures[command] ?? []).contains(picture) {
+                pictures[command, default: []].append(picture)
+            }
         }
-        return order.map { ($0, timeouts[$0] ?? defaultTimeout) }
+        return order.map { ($0, timeouts[$0] ?? defaultTimeout, pictures[$0] ?? []) }
     }
 }

@@ -6,8 +6,11 @@ import WorkshopTools
 
 /// `workshop captures`: for maintainers. Every block of the texts that shows what a program
 /// prints is marked with the command that made it (`<!-- capture: swift run lesson03 (ja) -->`,
-/// see `Captures`); this runs each command (the built program, in the text's language) and
-/// says where a block differs from what it prints now, or with `--update` writes it.
+/// see `Captures`), and every figure a sentence, a quiz or a step quotes from such a block is
+/// anchored to it (`<!-- figure: lesson03 · "totalSeconds" #2 -->`, see `Figures`). This runs
+/// each command (the built program, in the text's language) and says where a block differs from
+/// what it prints now and where a figure or a claim disagrees with its block; with `--update` it
+/// writes the blocks, then the figures from them, and the pictures of the same runs.
 struct CapturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "captures",
@@ -17,11 +20,17 @@ struct CapturesCommand: ParsableCommand {
             A block that shows what a program prints stands under a marker, e.g. \
             <!-- capture: swift run lesson03 --rows 8 (ja) -->: the command and the language it ran \
             in, then rules that keep some of its lines (lines 1-12, from "text", to "text", until \
-            "text", frames 3, timeout 300). Each command runs once, as the built program \
-            (.build/debug/lesson03 --lang ja), `workshop` in a copy of the exercises as shipped. \
+            "text", frames 3, timeout 300) and the picture its run draws (svg "Lessons/images/NAME.svg"). \
+            Each command runs once, as the built program (.build/debug/lesson03 --lang ja), \
+            `workshop` in a copy of the exercises as shipped. A figure quoted from a block is \
+            followed by an anchor, e.g. 1.79 s<!-- figure: lesson03 · "firstContentSeconds" #1 -->, \
+            a sentence about what figures mean by a claim, <!-- claim: lesson03 · "hangs" #2 == 0 -->. \
             Without --update nothing changes: a block that differs from its run (numbers and what \
-            varies from run to run masked) is named by file and line, and the exit status is 1. \
-            --list shows the markers without running anything.
+            varies from run to run masked), and a figure or a claim that disagrees with its block, \
+            are named by file and line, and the exit status is 1. --update writes every block of a \
+            command that differs (all of them with --all) from one run, its picture, then every \
+            anchored figure from the blocks. --figures reads the figures against the blocks as \
+            they are, running nothing. --list shows the markers without running anything.
             """))
 
     @Argument(
@@ -40,6 +49,13 @@ struct CapturesCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(localized("Change nothing; exit 1 if a block differs from its run (the default).")))
     var check = false
 
+    @Flag(
+        help: ArgumentHelp(
+            localized(
+                "Only the anchored figures and claims, read against the blocks as they are; run nothing (with --update: write the figures)."
+            )))
+    var figures = false
+
     @Flag(help: ArgumentHelp(localized("List the markers and the commands they name; run nothing.")))
     var list = false
 
@@ -53,19 +69,22 @@ struct CapturesCommand: ParsableCommand {
     func validate() throws {
         if update && check { throw ValidationError(localized("--update and --check exclude each other")) }
         if all && !update { throw ValidationError(localized("--all goes with --update")) }
+        if all && figures { throw ValidationError(localized("--all and --figures exclude each other")) }
     }
 
     func run() throws {
         let root = Workspace.locate().root
-        let texts = Captures.textPaths(root: root).filter { path in
+        let everyText = Captures.textPaths(root: root)
+        let texts = everyText.filter { path in
             paths.isEmpty || paths.contains { path.hasPrefix(Self.relative($0, to: root)) }
         }
         guard !texts.isEmpty else { throw WorkshopFailure(localized("no text under the paths given")) }
-        var blocks: [Captures.Block] = []
-        for path in texts {
-            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-            blocks += Captures.blocks(in: text, path: path)
+        var contents: [String: String] = [:]
+        for path in everyText {
+            contents[path] = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
         }
+        var blocks: [Captures.Block] = []
+        for path in texts { blocks += Captures.blocks(in: contents[path] ?? "", path: path) }
         let problems = Self.problems(blocks)
         for problem in problems { Style.warnLine(problem) }
         if list {
@@ -77,6 +96,11 @@ struct CapturesCommand: ParsableCommand {
             if !problems.isEmpty { throw ExitCode(1) }
             return
         }
+        if figures {
+            let failed = try writeOrCheckFigures(contents: contents, texts: texts, root: root, written: [])
+            if failed || !problems.isEmpty { throw ExitCode(1) }
+            return
+        }
 
         let toolchain = Toolchain.current
         if !noBuild, ProcessInfo.processInfo.environment[SupportLibrary.builtVariable] != "1" {
@@ -86,43 +110,45 @@ struct CapturesCommand: ParsableCommand {
             binDirectory: toolchain.binDirectory, root: root, environment: [SupportLibrary.builtVariable: "1"])
         let choices = Captures.Choices(root: root)
         var outputs: [Captures.Command: [String]] = [:]
+        var drawn: [Captures.Command: URL] = [:]
         var failed = !problems.isEmpty
         let clock = Stopwatch()
         let commands = Captures.commands(of: blocks)
-        for (number, (command, timeout)) in commands.enumerated() {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sakusaku-pictures-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for (number, (command, timeout, pictures)) in commands.enumerated() {
             Style.warnLine(Style.dim("[\(number + 1)/\(commands.count)] \(command)"))
-            let run = runner.run(command, timeout: timeout)
+            var picture: URL?
+            if update, !pictures.isEmpty {
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                picture = scratch.appendingPathComponent("\(number).svg")
+            }
+            let run = runner.run(command, timeout: timeout, picture: picture)
             if let problem = run.problem {
                 Style.warnLine("\(command): \(problem)")
                 failed = true
             } else {
                 outputs[command] = run.lines
+                if let picture, FileManager.default.fileExists(atPath: picture.path) { drawn[command] = picture }
             }
         }
-        var differing = 0
+        // Which commands print something else than a block of theirs quotes.
+        var differing: Set<Captures.Command> = []
+        var differingBlocks = 0
         for path in texts {
-            let url = root.appendingPathComponent(path)
-            let text = try String(contentsOf: url, encoding: .utf8)
-            var differs = false
-            for block in Captures.blocks(in: text, path: path) {
+            for block in Captures.blocks(in: contents[path] ?? "", path: path) {
                 guard let (command, rules) = block.capture, let output = outputs[command] else { continue }
                 let differences = Captures.differences(block, output: output, rules: rules, choices: choices)
                 guard !differences.isEmpty else { continue }
-                differing += 1
-                differs = true
+                differingBlocks += 1
+                differing.insert(command)
                 if !update {
                     for difference in differences.prefix(5) { print(difference.description) }
                     if differences.count > 5 {
                         print(localized(format: "  ... and %d more lines of this block", differences.count - 5))
                     }
                 }
-            }
-            guard update, differs || all else { continue }
-            let written = Captures.updated(
-                text, path: path, outputs: outputs, choices: choices, onlyDiffering: !all)
-            if written != text {
-                try Data(written.utf8).write(to: url)
-                print(localized(format: "wrote %@", path))
             }
         }
         let seconds = String(format: "%.0f", clock.elapsed)
@@ -131,18 +157,92 @@ struct CapturesCommand: ParsableCommand {
             ? localized(format: "1 command run in %@ s", seconds)
             : localized(format: "%1$d commands run in %2$@ s", commands.count, seconds)
         if update {
+            // A command's blocks are written together, and its picture with them: one run each.
+            let stalePictures = Figures.commandsWithStalePictures(
+                library: Figures.Library(texts: everyText.map { ($0, contents[$0] ?? "") }), root: root)
+            let written = outputs.filter { all || differing.contains($0.key) || stalePictures.contains($0.key) }
+            var updated = contents
+            for path in everyText {
+                let text = Captures.updated(contents[path] ?? "", path: path, outputs: written)
+                if text != contents[path] {
+                    updated[path] = text
+                }
+            }
+            for (command, _, pictures) in commands where written[command] != nil {
+                guard let picture = drawn[command] else { continue }
+                for target in pictures {
+                    let url = root.appendingPathComponent(target)
+                    try? FileManager.default.removeItem(at: url)
+                    try FileManager.default.copyItem(at: picture, to: url)
+                    print(localized(format: "wrote %@", target))
+                }
+            }
+            let figuresFailed = try writeOrCheckFigures(
+                contents: updated, texts: texts, root: root,
+                written: everyText.filter { updated[$0] != contents[$0] })
             print(localized(format: "captures: %@.", ran))
-        } else if differing > 0 {
+            if failed || figuresFailed { throw ExitCode(1) }
+            return
+        }
+        let figuresFailed = try writeOrCheckFigures(contents: contents, texts: texts, root: root, written: nil)
+        if differingBlocks > 0 {
             print(
                 localized(
                     format:
                         "captures: %1$d blocks differ from their runs (%2$@). `swift run workshop captures --update` writes them.",
-                    differing, ran))
+                    differingBlocks, ran))
             failed = true
         } else {
             print(localized(format: "captures: every block says what its command prints (%@).", ran))
         }
-        if failed { throw ExitCode(1) }
+        if failed || figuresFailed { throw ExitCode(1) }
+    }
+
+    /// Reads every anchored figure and claim of `texts` against the blocks of `contents` (every
+    /// text, by path). With `written` (the update: the texts whose blocks it wrote, possibly
+    /// none), first writes every figure that disagrees, in any text, and writes each changed
+    /// text; without it, only says. Prints what still disagrees; returns whether anything does.
+    func writeOrCheckFigures(contents: [String: String], texts: [String], root: URL, written: [String]?) throws
+        -> Bool
+    {
+        var contents = contents
+        let ordered = contents.keys.sorted()
+        if let written {
+            let library = Figures.Library(texts: ordered.map { ($0, contents[$0] ?? "") })
+            var changed = Set(written)
+            for path in ordered {
+                let (text, count) = Figures.updated(contents[path] ?? "", path: path, library: library)
+                guard count > 0 else { continue }
+                contents[path] = text
+                changed.insert(path)
+                print(localized(format: "%1$@: %2$d figures written from their captures", path, count))
+            }
+            for path in changed.sorted() {
+                try Data((contents[path] ?? "").utf8).write(to: root.appendingPathComponent(path))
+                print(localized(format: "wrote %@", path))
+            }
+        }
+        let library = Figures.Library(texts: ordered.map { ($0, contents[$0] ?? "") })
+        let (readings, problems) = Figures.readings(texts: texts.map { ($0, contents[$0] ?? "") }, library: library)
+        let pictures = Figures.pictureProblems(library: library, root: root).filter { problem in
+            texts.contains(problem.path)
+        }
+        for problem in problems + pictures { print(problem.description) }
+        let figureCount = readings.filter { $0.anchor.kind == .figure }.count
+        let claimCount = readings.count - figureCount
+        if problems.isEmpty && pictures.isEmpty {
+            print(
+                localized(
+                    format: "figures: %1$d figures and %2$d claims agree with their captures.", figureCount, claimCount)
+            )
+            return false
+        }
+        print(
+            localized(
+                format:
+                    "figures: %1$d of %2$d anchors disagree with their captures, %3$d pictures with their blocks. `swift run workshop captures --update --figures` writes the figures; a claim is reworded by hand.",
+                problems.count, readings.count, pictures.count))
+        return true
     }
 
     /// What is wrong with the markers of `blocks`, one sentence each: a marker that does not
@@ -161,6 +261,15 @@ struct CapturesCommand: ParsableCommand {
                         localized(
                             format: "%1$@: a capture in a text in %2$@ must be a run in %2$@, not %3$@",
                             block.location, block.language.rawValue, command.language.rawValue))
+                }
+                if let command = marker.command {
+                    for picture in marker.pictures where Captures.language(ofPicture: picture) != command.language {
+                        problems.append(
+                            localized(
+                                format: "%1$@: the picture of a run in %2$@ is named NAME%3$@.svg, not %4$@",
+                                block.location, command.language.rawValue, command.language == .ja ? "-ja" : "",
+                                picture))
+                    }
                 }
             case nil:
                 if Captures.looksLikeOutput(block) {

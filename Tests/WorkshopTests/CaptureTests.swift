@@ -24,6 +24,11 @@ struct CaptureMarkerTests {
                         command.language == block.language,
                         "\(block.location): a text in \(block.language.rawValue) quotes a run in \(command.language.rawValue)"
                     )
+                    for picture in marker.pictures {
+                        #expect(
+                            Captures.language(ofPicture: picture) == command.language,
+                            "\(block.location): \(picture) is the picture of a run in \(command.language.rawValue)")
+                    }
                 }
             case nil:
                 #expect(
@@ -74,6 +79,10 @@ struct CaptureMarkerTests {
             try Captures.marker(in: "<!-- capture: swift run workshop check NN (en); timeout 300 -->")?.get().timeout
                 == 300)
         #expect(try Captures.marker(in: "<!-- illustration: a server's log -->")?.get().note == "a server's log")
+        #expect(
+            try Captures.marker(
+                in: #"<!-- capture: swift run lesson03 (ja); svg "Lessons/images/lesson03-ja.svg" -->"#)?
+                .get().pictures == ["Lessons/images/lesson03-ja.svg"])
         #expect(Captures.marker(in: "<!-- a comment -->") == nil)
         #expect(Captures.marker(in: "text") == nil)
         for bad in [
@@ -83,6 +92,8 @@ struct CaptureMarkerTests {
             "<!-- capture: swift run lesson03 --lang ja (ja) -->",
             "<!-- capture: swift run lesson03 (en); lines 9-2 -->",
             "<!-- capture: swift run lesson03 (en); after \"x\" -->",
+            "<!-- capture: swift run lesson03 (en); svg \"images/lesson03.svg\" -->",
+            "<!-- capture: swift run lesson03 (en); svg \"Lessons/images/lesson03.png\" -->",
             "<!-- capture: lesson03 (en) -->",
             "<!-- captures: swift run lesson03 (en) -->",
             "<!-- quote: -->",
@@ -194,10 +205,7 @@ struct CaptureMarkerTests {
               ```
             """
         let command = Captures.Command(product: "lesson03", arguments: [], language: .en)
-        let written = Captures.updated(
-            text, path: "Lessons/x.md", outputs: [command: ["a", "b", "", "c  "]],
-            choices: Captures.Choices(root: Self.root),
-            onlyDiffering: false)
+        let written = Captures.updated(text, path: "Lessons/x.md", outputs: [command: ["a", "b", "", "c  "]])
         #expect(
             written == """
                 - a list item:
