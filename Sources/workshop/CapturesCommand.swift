@@ -56,6 +56,14 @@ struct CapturesCommand: ParsableCommand {
             )))
     var figures = false
 
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp(
+            localized(
+                "Only this capture, named as an anchor names it (e.g. \"lesson03 variant threaded\"); repeatable."),
+            valueName: "capture"))
+    var only: [String] = []
+
     @Flag(help: ArgumentHelp(localized("List the markers and the commands they name; run nothing.")))
     var list = false
 
@@ -113,7 +121,13 @@ struct CapturesCommand: ParsableCommand {
         var drawn: [Captures.Command: URL] = [:]
         var failed = !problems.isEmpty
         let clock = Stopwatch()
-        let commands = Captures.commands(of: blocks)
+        let commands = Captures.commands(of: blocks).filter { entry in
+            only.isEmpty
+                || only.contains { $0.split(separator: " ").joined(separator: " ") == Figures.name(of: entry.command) }
+        }
+        guard !commands.isEmpty else {
+            throw WorkshopFailure(localized("no capture of that name under the paths given"))
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sakusaku-pictures-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
