@@ -115,6 +115,16 @@ public enum Figures {
                     let kind = Anchor.Kind(rawValue: String(body[..<colon]).trimmingCharacters(in: .whitespaces))
                 else { continue }
                 let rest = String(body[body.index(after: colon)...])
+                if rest.contains("--") {
+                    problems.append(
+                        Problem(
+                            path: path, line: index + 1,
+                            message: localized(
+                                "an anchor holds no \"--\": GitHub's Markdown would end the comment there and show it; name the capture without its flags' dashes"
+                            )))
+                    previousEnd = searchFrom
+                    continue
+                }
                 switch parseAnchor(kind: kind, rest, path: path, line: index + 1) {
                 case .success(var anchor):
                     if kind == .figure {

@@ -259,6 +259,7 @@ struct FigureTests {
             ("4.2 s<!-- figure: lesson03 · \"nothing like it\" #2 -->", "no line"),
             ("4.2 s<!-- figure: lesson03 · \"totalSeconds\" #9 -->", "#1 4.344"),
             ("x<!-- claim: lesson03 · \"hangs\" #1 -->", "compares"),
+            ("4.2 s<!-- figure: lesson03 --rows 8 · \"totalSeconds\" #2 -->", "dashes"),
             ("x<!-- claim: lesson03 · \"hangs\" #1 < [lesson03 rows 8] \"hangs\" #1 -->", "no capture lesson03 rows 8"),
         ] {
             let text = Self.sample + bad
