@@ -721,6 +721,16 @@ extension Captures {
         /// group's (its clause written as the group's first phrase).
         let patterns: [Language: [(pattern: String, replacement: String, clause: Bool)]]
 
+        /// What the banner says of a busy machine, in each language (`MachineControl.bannerLine`).
+        let busyWords: [Language: String]
+
+        /// Whether a run's output says the machine was busy: its figures are the machine's as much
+        /// as the code's, and the claims about them may not hold.
+        public func saysBusy(_ lines: [String], language: Language) -> Bool {
+            guard let words = busyWords[language] else { return false }
+            return lines.contains { $0.contains(words) }
+        }
+
         /// The groups in English and in the Japanese of `translations` (English key: Japanese).
         public init(translations: [String: String]) {
             var patterns: [Language: [(String, String, Bool)]] = [:]
@@ -741,6 +751,8 @@ extension Captures {
                 patterns[language] = list
             }
             self.patterns = patterns
+            let busy = Self.groups[0][1]
+            busyWords = [.en: busy, .ja: translations[busy] ?? busy]
         }
 
         /// What ends a clause, in English and in Japanese (a number's point is masked by then), and

@@ -165,6 +165,17 @@ struct CapturesCommand: ParsableCommand {
                 }
             }
         }
+        // A run on a busy machine: its figures are the machine's too, and claims may fail on them.
+        let busy = commands.map(\.command).filter { command in
+            outputs[command].map { choices.saysBusy($0, language: command.language) } ?? false
+        }
+        if !busy.isEmpty {
+            Style.warnLine(
+                localized(
+                    format:
+                        "%d runs say the machine was busy; on a quiet machine, run them again: swift run workshop captures --update --all %@",
+                    busy.count, busy.map { "--only \"\(Figures.name(of: $0))\"" }.joined(separator: " ")))
+        }
         let seconds = String(format: "%.0f", clock.elapsed)
         let ran =
             commands.count == 1

@@ -175,6 +175,21 @@ struct CaptureMarkerTests {
         #expect(normal(["A word."]) != normal(["Another word."]))
     }
 
+    /// A run whose banner says the machine was busy is named, so that it can be run again.
+    @Test func aBusyRunIsToldFromAQuietOne() throws {
+        let choices = Captures.Choices(root: Self.root)
+        let translations = Captures.Choices.translations(root: Self.root)
+        let busy = Captures.Choices.groups[0][1]
+        let japanese = try #require(translations[busy])
+        #expect(
+            choices.saysBusy(
+                ["Machine: with nothing to do, the main loop was up to 0.1 s late (\(busy))."], language: .en))
+        #expect(
+            !choices.saysBusy(
+                ["Machine: with nothing to do, the main loop was up to 0.004 s late (quiet)."], language: .en))
+        #expect(choices.saysBusy(["マシン: 最大 0.1 秒でした(\(japanese))。"], language: .ja))
+    }
+
     /// Every phrase the normaliser treats as picked by measurement is still one a program says,
     /// in English (a string literal in Sources) and in Japanese (its table).
     @Test func thePhrasesPickedByMeasurementAreThePrograms() throws {
