@@ -7,11 +7,11 @@ import WorkshopCore
 /// quotes from a run is followed, on its own line of the text, by an *anchor*: an HTML comment,
 /// which GitHub's Markdown and DocC both hide, that says where in a capture the figure is:
 ///
-///     the worst freeze went from **1.79 s**<!-- figure: lesson03 · "mainThreadMaxStallSeconds" #1 -->
-///     took 0.97 s<!-- figure: lesson03 variant threaded image-width 4 · "iconsPhaseSeconds" #1 -->
-///     after about 0.5 s<!-- figure: lesson01 · "cancelTapHandledSeconds" #3 ~20% -->
+///     the worst freeze went from **1.79 s**<!-- figure: lesson03 · "worst freeze went from" #1 -->
+///     three hangs<!-- figure: lesson03 variant threaded image-width 4 · "hangs" #1 -->
+///     after about 0.5 s<!-- figure: lesson01 · "cancel tap was handled after" #1 ~20% -->
 ///     84x<!-- figure: lesson06 · "rows/s" #2 / "rows/s" #1 -->
-///     a worst freeze of a few frames at most<!-- claim: lesson03 · "mainThreadMaxStallSeconds" #3 < 0.1 -->
+///     no hang<!-- claim: lesson03 · "hangs" #2 == 0 and "hangs" #3 == 0 -->
 ///
 /// - Before the `·`: the capture, as its marker's command without `swift run` and without the
 ///   dashes of its flags (`lesson03 variant threaded image-width 4` for `swift run lesson03
@@ -188,7 +188,7 @@ public enum Figures {
             return failure(
                 localized(
                     format: "an anchor names its capture, then \"·\", then where its figure is: %@",
-                    "<!-- figure: lesson03 · \"totalSeconds\" #1 -->"))
+                    "<!-- figure: lesson03 · \"hangs\" #1 -->"))
         }
         let capture = body[..<dot.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !capture.isEmpty else { return failure(localized("the anchor names no capture before \"·\"")) }
@@ -508,7 +508,7 @@ public enum Figures {
             }).filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// "03" for `Lessons/03-gcd-queues.md`, `Lessons/ja/03-gcd-queues.md`, `Lessons/docc/en/lesson03.tutorial`.
+    /// The lesson's number NN of `Lessons/NN-topic.md`, `Lessons/ja/NN-topic.md` and `Lessons/docc/en/lessonNN.tutorial`.
     static func lessonNumber(of path: String) -> String? {
         let file = path.split(separator: "/").last.map(String.init) ?? ""
         let digits: Substring
@@ -546,7 +546,7 @@ public enum Figures {
         /// The number as the line prints it.
         public var number: String
 
-        /// "Lessons/03-gcd-queues.md:249 "iconsPhaseSeconds" #2 = 4.050".
+        /// "Lessons/03-gcd-queues.md:249 "hangs" #2 = 0".
         public var description: String { "\(path):\(line) \"\(text)\" #\(index) = \(number)" }
     }
 

@@ -7,7 +7,7 @@ import WorkshopTools
 /// `workshop captures`: for maintainers. Every block of the texts that shows what a program
 /// prints is marked with the command that made it (`<!-- capture: swift run lesson03 (ja) -->`,
 /// see `Captures`), and every figure a sentence, a quiz or a step quotes from such a block is
-/// anchored to it (`<!-- figure: lesson03 · "totalSeconds" #2 -->`, see `Figures`). This runs
+/// anchored to it (`<!-- figure: lesson03 · "hangs" #1 -->`, see `Figures`). This runs
 /// each command (the built program, in the text's language) and says where a block differs from
 /// what it prints now and where a figure or a claim disagrees with its block; with `--update` it
 /// writes the blocks, then the figures from them, and the pictures of the same runs.
@@ -23,7 +23,7 @@ struct CapturesCommand: ParsableCommand {
             "text", frames 3, timeout 300) and the picture its run draws (svg "Lessons/images/NAME.svg"). \
             Each command runs once, as the built program (.build/debug/lesson03 --lang ja), \
             `workshop` in a copy of the exercises as shipped. A figure quoted from a block is \
-            followed by an anchor, e.g. 1.79 s<!-- figure: lesson03 · "firstContentSeconds" #1 -->, \
+            followed by an anchor, e.g. 1.79 s<!-- figure: lesson03 · "worst freeze went from" #1 -->, \
             a sentence about what figures mean by a claim, <!-- claim: lesson03 · "hangs" #2 == 0 -->. \
             Without --update nothing changes: a block that differs from its run (numbers and what \
             varies from run to run masked), and a figure or a claim that disagrees with its block, \

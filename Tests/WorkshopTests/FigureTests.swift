@@ -172,14 +172,14 @@ struct FigureTests {
         ```
         no-thread: fetch the timeline
             1.788 s  reload: 20 rows
-        totalSeconds                   4.344 s     4.206 s     4.031 s
-        droppedFrames                      267           4           3
+        total                   4.344 s     4.206 s     4.031 s
+        dropped                      267           4           3
         hangs                                3           0           0
         ```
 
         <!-- capture: swift run lesson03 --variant threaded --image-width 4 (en) -->
         ```
-        totalSeconds                   1.130 s
+        total                   1.130 s
         ```
 
         """
@@ -192,25 +192,25 @@ struct FigureTests {
 
     @Test func aFigureIsTheValueToItsOwnDecimals() {
         for good in [
-            "total **4.21 s**<!-- figure: lesson03 · \"totalSeconds\" #2 -->.",
-            "total 4.2 s<!-- figure: lesson03 · \"totalSeconds\" #2 -->",
-            "total 4 s<!-- figure: lesson03 · \"totalSeconds\" #2 -->",
-            "267 frames<!-- figure: lesson03 · \"droppedFrames\" #1 -->",
-            "about 4.5 s<!-- figure: lesson03 · \"totalSeconds\" #2 ~10% -->",
-            "1.13 s<!-- figure: lesson03 variant threaded image-width 4 · \"totalSeconds\" #1 -->",
-            "0.14 s<!-- figure: lesson03 · \"totalSeconds\" #1 - \"totalSeconds\" #2 -->",
-            "0.31 s<!-- figure: lesson03 · max(\"totalSeconds\" #1, \"totalSeconds\" #2) - min(\"totalSeconds\" #3, 5) -->",
-            "4,344 ms<!-- figure: lesson03 · \"totalSeconds\" #1 * 1000 -->",
+            "total **4.21 s**<!-- figure: lesson03 · \"total\" #2 -->.",
+            "total 4.2 s<!-- figure: lesson03 · \"total\" #2 -->",
+            "total 4 s<!-- figure: lesson03 · \"total\" #2 -->",
+            "267 frames<!-- figure: lesson03 · \"dropped\" #1 -->",
+            "about 4.5 s<!-- figure: lesson03 · \"total\" #2 ~10% -->",
+            "1.13 s<!-- figure: lesson03 variant threaded image-width 4 · \"total\" #1 -->",
+            "0.14 s<!-- figure: lesson03 · \"total\" #1 - \"total\" #2 -->",
+            "0.31 s<!-- figure: lesson03 · max(\"total\" #1, \"total\" #2) - min(\"total\" #3, 5) -->",
+            "4,344 ms<!-- figure: lesson03 · \"total\" #1 * 1000 -->",
             "1.8 s<!-- figure: lesson03 · \"reload: 20 rows\" #1 -->",
-            "3.7x<!-- figure: lesson03 · \"totalSeconds\" #2 / [lesson03 variant threaded image-width 4] \"totalSeconds\" #1 -->",
+            "3.7x<!-- figure: lesson03 · \"total\" #2 / [lesson03 variant threaded image-width 4] \"total\" #1 -->",
         ] {
             let readings = Self.read(good)
             #expect(readings.count == 1 && readings.allSatisfy { $0.problem == nil }, "\(good): \(readings)")
         }
         for bad in [
-            "total 4.20 s<!-- figure: lesson03 · \"totalSeconds\" #2 -->",
-            "about 5 s<!-- figure: lesson03 · \"totalSeconds\" #2 ~10% -->",
-            "250 frames<!-- figure: lesson03 · \"droppedFrames\" #1 -->",
+            "total 4.20 s<!-- figure: lesson03 · \"total\" #2 -->",
+            "about 5 s<!-- figure: lesson03 · \"total\" #2 ~10% -->",
+            "250 frames<!-- figure: lesson03 · \"dropped\" #1 -->",
         ] {
             let readings = Self.read(bad)
             #expect(readings.count == 1 && readings.allSatisfy { $0.problem != nil }, "\(bad): \(readings)")
@@ -218,13 +218,13 @@ struct FigureTests {
     }
 
     @Test func aMismatchNamesTheLineTheFigureAndTheCapture() throws {
-        let reading = try #require(Self.read("x\nworst 0.97 s<!-- figure: lesson03 · \"totalSeconds\" #2 -->").first)
+        let reading = try #require(Self.read("x\nworst 0.97 s<!-- figure: lesson03 · \"total\" #2 -->").first)
         let problem = try #require(reading.problem)
         #expect(problem.path == "Lessons/03-x.md")
         #expect(problem.line == 15)
         #expect(problem.description.contains("0.97"), "\(problem)")
         #expect(problem.description.contains("4.21"), "\(problem)")
-        #expect(problem.description.contains("Lessons/03-x.md:5 \"totalSeconds\" #2 = 4.206"), "\(problem)")
+        #expect(problem.description.contains("Lessons/03-x.md:5 \"total\" #2 = 4.206"), "\(problem)")
     }
 
     @Test func aClaimIsChecked() {
@@ -232,13 +232,13 @@ struct FigureTests {
             ("no hang<!-- claim: lesson03 · \"hangs\" #2 == 0 and \"hangs\" #3 == 0 -->", true),
             ("three hangs<!-- claim: lesson03 · \"hangs\" #1 >= 3 -->", true),
             (
-                "about the same<!-- claim: lesson03 · abs(\"totalSeconds\" #1 - \"totalSeconds\" #2) <= 0.1 * \"totalSeconds\" #2 -->",
+                "about the same<!-- claim: lesson03 · abs(\"total\" #1 - \"total\" #2) <= 0.1 * \"total\" #2 -->",
                 true
             ),
-            ("faster<!-- claim: lesson03 · \"totalSeconds\" #1 < \"totalSeconds\" #3 -->", false),
-            ("no frame dropped<!-- claim: lesson03 · \"droppedFrames\" #3 == 0 -->", false),
+            ("faster<!-- claim: lesson03 · \"total\" #1 < \"total\" #3 -->", false),
+            ("no frame dropped<!-- claim: lesson03 · \"dropped\" #3 == 0 -->", false),
             (
-                "wider is faster<!-- claim: lesson03 variant threaded image-width 4 · \"totalSeconds\" #1 < [lesson03] \"totalSeconds\" #2 -->",
+                "wider is faster<!-- claim: lesson03 variant threaded image-width 4 · \"total\" #1 < [lesson03] \"total\" #2 -->",
                 true
             ),
         ] {
@@ -250,16 +250,16 @@ struct FigureTests {
 
     @Test func anchorsThatDoNotParseOrResolveAreNamed() {
         for (bad, words) in [
-            ("4.2 s<!-- figure: lesson03 \"totalSeconds\" #2 -->", "·"),
-            ("4.2 s<!-- figure: lesson03 (en) · \"totalSeconds\" #2 -->", "language"),
-            ("4.2 s<!-- figure: lesson03 · \"totalSeconds\" -->", "#2"),
-            ("4.2 s<!-- figure: lesson03 · \"totalSeconds\" #2 ~10 -->", "~10%"),
-            ("no figure<!-- figure: lesson03 · \"totalSeconds\" #2 -->", "no figure"),
-            ("4.2 s<!-- figure: lesson03 rows 8 · \"totalSeconds\" #2 -->", "no capture lesson03 rows 8"),
+            ("4.2 s<!-- figure: lesson03 \"total\" #2 -->", "·"),
+            ("4.2 s<!-- figure: lesson03 (en) · \"total\" #2 -->", "language"),
+            ("4.2 s<!-- figure: lesson03 · \"total\" -->", "#2"),
+            ("4.2 s<!-- figure: lesson03 · \"total\" #2 ~10 -->", "~10%"),
+            ("no figure<!-- figure: lesson03 · \"total\" #2 -->", "no figure"),
+            ("4.2 s<!-- figure: lesson03 rows 8 · \"total\" #2 -->", "no capture lesson03 rows 8"),
             ("4.2 s<!-- figure: lesson03 · \"nothing like it\" #2 -->", "no line"),
-            ("4.2 s<!-- figure: lesson03 · \"totalSeconds\" #9 -->", "#1 4.344"),
+            ("4.2 s<!-- figure: lesson03 · \"total\" #9 -->", "#1 4.344"),
             ("x<!-- claim: lesson03 · \"hangs\" #1 -->", "compares"),
-            ("4.2 s<!-- figure: lesson03 --rows 8 · \"totalSeconds\" #2 -->", "dashes"),
+            ("4.2 s<!-- figure: lesson03 --rows 8 · \"total\" #2 -->", "dashes"),
             ("x<!-- claim: lesson03 · \"hangs\" #1 < [lesson03 rows 8] \"hangs\" #1 -->", "no capture lesson03 rows 8"),
         ] {
             let text = Self.sample + bad
@@ -282,8 +282,8 @@ struct FigureTests {
                 Self.sample.replacingOccurrences(of: "(en)", with: "(ja)")
                     .replacingOccurrences(of: "4.206", with: "4.5")
             ),
-            ("Lessons/docc/en/lesson03.tutorial", "quiz 4.21 s<!-- figure: lesson03 · \"totalSeconds\" #2 -->"),
-            ("Lessons/docc/ja/lesson03.tutorial", "quiz 4.5 秒<!-- figure: lesson03 · \"totalSeconds\" #2 -->"),
+            ("Lessons/docc/en/lesson03.tutorial", "quiz 4.21 s<!-- figure: lesson03 · \"total\" #2 -->"),
+            ("Lessons/docc/ja/lesson03.tutorial", "quiz 4.5 秒<!-- figure: lesson03 · \"total\" #2 -->"),
         ]
         let (readings, problems) = Figures.readings(texts: texts, library: Figures.Library(texts: texts))
         #expect(readings.count == 2)
@@ -292,9 +292,9 @@ struct FigureTests {
 
     @Test func theUpdateWritesFiguresToTheirOwnDecimalsAndLeavesClaims() {
         let prose = """
-            total **0.97 s**<!-- figure: lesson03 variant threaded image-width 4 · "totalSeconds" #1 --> and \
-            1,000 frames<!-- figure: lesson03 · "droppedFrames" #1 * 10 -->; about 9 s<!-- figure: lesson03 · "totalSeconds" #1 ~10% -->
-            faster<!-- claim: lesson03 · "totalSeconds" #1 < "totalSeconds" #3 -->
+            total **0.97 s**<!-- figure: lesson03 variant threaded image-width 4 · "total" #1 --> and \
+            1,000 frames<!-- figure: lesson03 · "dropped" #1 * 10 -->; about 9 s<!-- figure: lesson03 · "total" #1 ~10% -->
+            faster<!-- claim: lesson03 · "total" #1 < "total" #3 -->
             """
         let text = Self.sample + prose
         let (written, count) = Figures.updated(
@@ -302,9 +302,9 @@ struct FigureTests {
         #expect(count == 3)
         #expect(
             written == Self.sample + """
-                total **1.13 s**<!-- figure: lesson03 variant threaded image-width 4 · "totalSeconds" #1 --> and \
-                2,670 frames<!-- figure: lesson03 · "droppedFrames" #1 * 10 -->; about 4 s<!-- figure: lesson03 · "totalSeconds" #1 ~10% -->
-                faster<!-- claim: lesson03 · "totalSeconds" #1 < "totalSeconds" #3 -->
+                total **1.13 s**<!-- figure: lesson03 variant threaded image-width 4 · "total" #1 --> and \
+                2,670 frames<!-- figure: lesson03 · "dropped" #1 * 10 -->; about 4 s<!-- figure: lesson03 · "total" #1 ~10% -->
+                faster<!-- claim: lesson03 · "total" #1 < "total" #3 -->
                 """)
     }
 
@@ -330,7 +330,7 @@ struct FigureTests {
             let text = """
                 <!-- capture: swift run lesson03 (en); svg "Lessons/images/lesson03.svg" -->
                 ```
-                totalSeconds 4.344 s
+                total 4.344 s
 
                 \(takeaway)
                 ```
