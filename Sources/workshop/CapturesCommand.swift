@@ -105,7 +105,8 @@ struct CapturesCommand: ParsableCommand {
             return
         }
         if figures {
-            let failed = try writeOrCheckFigures(contents: contents, texts: texts, root: root, written: [])
+            let failed = try writeOrCheckFigures(
+                contents: contents, texts: texts, root: root, written: update ? [] : nil)
             if failed || !problems.isEmpty { throw ExitCode(1) }
             return
         }

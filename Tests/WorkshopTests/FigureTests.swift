@@ -349,3 +349,38 @@ extension Figures.Reading {
     /// The captured numbers this reading read: "Lessons/03-gcd-queues.md:240 #2".
     var sourceKeys: [String] { sources.map { "\($0.path):\($0.line) #\($0.index)" } }
 }
+
+/// `workshop captures --figures` says, `--update --figures` writes: run as the built program on a
+/// made-up workshop with one figure that disagrees with its block.
+struct FigureCommandTests {
+    @Test func theCheckChangesNothingAndTheUpdateWritesTheFigure() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Lessons"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let text = """
+            <!-- capture: swift run lesson03 (en) -->
+            ```
+            total                          4.344 s     4.206 s     4.031 s
+            ```
+
+            The threaded run took 4.50 s<!-- figure: lesson03 · "total" #2 -->.
+
+            """
+        let file = root.appendingPathComponent("Lessons/03-x.md")
+        try Data(text.utf8).write(to: file)
+        try Data("// swift-tools-version:6.0\n".utf8).write(to: root.appendingPathComponent("Package.swift"))
+
+        let check = try WorkshopBinary.run(["captures", "--figures", "--lang", "en"], root: root, timeout: 60)
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("Lessons/03-x.md:6: "), "\(check.stdout)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == text)
+
+        let update = try WorkshopBinary.run(
+            ["captures", "--update", "--figures", "--lang", "en"], root: root, timeout: 60)
+        #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+        #expect(
+            try String(contentsOf: file, encoding: .utf8)
+                == text.replacingOccurrences(of: "4.50 s<!--", with: "4.21 s<!--"))
+    }
+}
