@@ -30,7 +30,8 @@ struct CatalogTests {
     }
 
     /// Every README says how `check` compiles the learner's file (in both languages), and the
-    /// editor's flags and the runner's agree: Swift 6 with Swift 6.2's approachable concurrency.
+    /// editor's flags and the runner's agree: Swift 6 with the upcoming features of Approachable
+    /// Concurrency (SE-0461, SE-0470), which Swift 6.2 and 6.3 leave off unless asked.
     @Test(arguments: ids) func everyExerciseSaysHowItIsCompiled(id: String) throws {
         let exercise = ExerciseFiles.exercise(id)
         for (name, japanese) in [("README.md", false), ("README.ja.md", true)] {

@@ -5,10 +5,12 @@ import ExerciseChecks
 /// Lesson 07's async variant, a chunk of rows at a time: the table's view controller, on the
 /// main actor, awaits each chunk's heights and shows them before it asks for the next chunk.
 ///
-/// The code was written for Swift 6.0, where an async function marked `nonisolated` ran on the
-/// task pool. It compiles here with no warning and gives the right heights. But this package is
-/// built the way a 2026 app is (Swift 6.2, `NonisolatedNonsendingByDefault`): run the check with
-/// `--svg` and look at the lane each chunk was measured in.
+/// The code was written for plain Swift 6 (6.0, or 6.2 and 6.3 as they are out of the box),
+/// where an async function marked `nonisolated` runs on the task pool. It compiles here with no
+/// warning and gives the right heights. But this package turns on Approachable Concurrency, as a
+/// new Xcode 26 app project does: the upcoming features `NonisolatedNonsendingByDefault`
+/// (SE-0461) and `InferIsolatedConformances` (SE-0470), which Swift 6.2 and 6.3 leave off unless
+/// asked. Run the check with `--svg` and look at the lane each chunk was measured in.
 @MainActor
 public final class ChunkHeights {
     private let table: ChunkTable

@@ -24,10 +24,12 @@ public final class ChunkHeights {
     }
 
     /// One chunk's heights, with a sizing cell of its own (a cell is not Sendable: one per call).
-    /// `@concurrent`: since Swift 6.2 (SE-0461, on in this package and in a new Xcode 26 project)
-    /// a `nonisolated` async function runs on its caller's actor, here the main actor, so every
-    /// chunk froze the table. `@concurrent` says it leaves its caller's actor: the main actor only
-    /// awaits it, and keeps drawing. (Spelled out, it means the same with the setting off.)
+    /// `@concurrent`: with the upcoming feature `NonisolatedNonsendingByDefault` (SE-0461), on in
+    /// this package and in new Xcode 26 app projects ("Approachable Concurrency"), opt-in in Swift
+    /// 6.2 and 6.3, a `nonisolated` async function runs on its caller's actor, here the main
+    /// actor, so every chunk froze the table. `@concurrent` says it leaves its caller's actor: the
+    /// main actor only awaits it, and keeps drawing. With the feature off, the function left the
+    /// main actor without it (SE-0338), and `@concurrent` means the same there.
     @concurrent
     nonisolated static func heights(of rows: Range<Int>, in table: ChunkTable) async -> [Double] {
         let cell = table.makeSizingCell()
