@@ -1,8 +1,9 @@
 import Foundation
 
 /// The lessons as DocC tutorials: one catalog per language (DocC has no translations), put
-/// together in a build folder from what the repository already holds, so no exercise code is
-/// kept twice:
+/// together in a build folder from what the repository already holds, so that no exercise code
+/// is copied into the tutorials by hand (the exercise's own record of its file as shipped, the
+/// copy in `.meta/shipped` that `workshop sync` writes, is what a tutorial step shows):
 ///
 /// - the tutorial texts, written for DocC: `Lessons/docc/<language>/*.tutorial` (the table of
 ///   contents, `Sakusaku.tutorial`, and one `lessonNN.tutorial` per lesson);

@@ -22,10 +22,11 @@ public final class Trace: Sendable {
 
     public init() {}
 
-    /// Runs `work` and records it in the lane of the current queue (or "main"), or in `lane`,
-    /// which names where the caller means it to run ("task pool", "writer actor"). Work that
-    /// ran on the main thread is recorded on "main" whatever `lane` says: the picture shows
-    /// where it ran, not where it was meant to. (With the upcoming feature
+    /// Runs `work` and records it in `lane`, which names where the caller means it to run ("task
+    /// pool", "writer actor"), or else in `currentLane()`. Work that started on main, by
+    /// `MainPlace` (the main queue, whichever thread serves it, or the main thread), is recorded
+    /// on "main" whatever `lane` says: the picture shows where it ran, not where it was meant to.
+    /// (With the upcoming feature
     /// `NonisolatedNonsendingByDefault` on, as Package.swift has it, a `nonisolated` async function
     /// called from the main actor runs there; this is how the timeline shows it.)
     public func measure<T, Failure: Error>(
@@ -45,7 +46,10 @@ public final class Trace: Sendable {
     public static let awaitingLane = "awaiting (no thread)"
 
     /// The async form of `measure`: runs `work` in the caller's isolation (the main actor, an
-    /// actor, or none) and records it in `lane`, or in the lane of the current queue.
+    /// actor, or none) and records it in `lane`, or else in `currentLane()` as it was when `work`
+    /// started. Unlike the synchronous form, it does not move the span to "main" by `MainPlace`:
+    /// the lane is the caller's word, and the span runs from start to end, any time `work` spent
+    /// suspended included.
     public func measure<T, Failure: Error>(
         _ name: String, lane: String? = nil, isolation: isolated (any Actor)? = #isolation,
         _ work: () async throws(Failure) -> T
@@ -66,8 +70,11 @@ public final class Trace: Sendable {
 
     static let laneKey = DispatchSpecificKey<String>()
 
-    /// The lane of the code running now: "main", the label of a queue made with
-    /// `DispatchQueue.named(_:)`, or "other thread".
+    /// The lane of the code running now: the label of the queue made with
+    /// `DispatchQueue.named(_:)` that is current (or that the current queue targets); else
+    /// "main" when `MainPlace` says main (the main queue, or the main thread); else "other
+    /// thread". The main thread inside a `sync` on a named queue is that queue's lane here;
+    /// `measure` records such work on "main".
     public static func currentLane() -> String {
         DispatchQueue.main.setSpecific(key: laneKey, value: "main")
         return DispatchQueue.getSpecific(key: laneKey) ?? (MainPlace.here.isMain ? "main" : "other thread")

@@ -20,9 +20,11 @@ public enum MainLoop {
     }
 }
 
-/// Traps unless called on the main queue: the "Main Thread Checker" of this workshop.
-/// `dispatchPrecondition` holds both in a lesson binary (real main thread) and inside
-/// `swift test`, where the main queue may be served by another thread.
+/// Traps unless called on the main queue: the "Main Thread Checker" of this workshop. On Linux
+/// the trap prints no message: the process dies of SIGILL ("Illegal instruction"), and a
+/// backtrace shows `_dispatch_assert_queue_fail`. `dispatchPrecondition` holds both in a lesson
+/// binary (real main thread) and inside `swift test`, where the main queue may be served by
+/// another thread.
 @inline(__always)
 public func requireMainQueue() {
     dispatchPrecondition(condition: .onQueue(.main))
@@ -59,7 +61,8 @@ public struct MainPlace: Sendable, Equatable, CustomStringConvertible {
         self.mainThread = mainThread
     }
 
-    /// On the main actor's executor: what the checks and the traces call "main".
+    /// Main by either answer, the main queue or the main thread: what the checks and the traces
+    /// call "main", and what both traps accept (but for the one exception above).
     public var isMain: Bool { mainQueue || mainThread }
 
     /// Where the caller is now.

@@ -51,7 +51,10 @@ public struct Stall: Sendable, Equatable {
 /// once per frame from the main queue, with a `StallMeter` counting how late each frame was.
 ///
 /// Like UIKit, it may be touched only on the main queue: every entry point calls
-/// `requireMainQueue()`, which traps with a clear message when called from anywhere else.
+/// `requireMainQueue()`, which stops the program when called from anywhere else. On Linux the
+/// failed `dispatchPrecondition` prints no message of its own: the process dies of SIGILL
+/// ("Illegal instruction"), and only the backtrace, if one is printed, shows
+/// `_dispatch_assert_queue_fail` under the Screen call that was made off the main queue.
 /// Nothing here is drawn at the moment it changes: changes are drawn at the next frame,
 /// and a busy main thread means no frame, which is the whole point of the lessons.
 public final class Screen: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
