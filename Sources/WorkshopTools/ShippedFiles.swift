@@ -7,7 +7,8 @@ import WorkshopCore
 /// `reset`, `solution`, `verify`, the captures, the tutorials and the tests read the copies, so
 /// they work the same in a clone, in a ZIP download (no `.git`) and after the learner committed
 /// their work. `workshop sync` writes a copy from the learner's file in the tree (an author's
-/// change), and `CatalogTests` fails, saying so, while the file in git differs from its copy.
+/// change), and `ShippedCopySlowTests` (the slow tier, run by CI in its clean clone) fails,
+/// saying so, while the file committed differs from its copy committed.
 public enum ShippedFiles {
     /// A copy as shipped that is not in the exercise's folder.
     public struct Missing: Error, CustomStringConvertible {
