@@ -690,13 +690,12 @@ extension Captures {
         /// The English keys, each group a list of alternatives.
         public static let groups: [[String]] = [
             // MachineControl.bannerLine: how late the main loop was with nothing to do.
-            ["quiet", "busy: freezes up to that size are the machine's, not the code's"],
-            // VariantComparison.verdict: one variant against another.
             [
-                "as free and as fast as %@", "as free as %1$@ but slower (%2$@)",
-                "as fast as %1$@ but with a longer freeze (%2$@)",
-                "less free and slower than %1$@ this time (%2$@, %3$@)",
+                "quiet", "busy: freezes up to that size are the machine's, not the code's",
+                "busy: other programs used %1$.1f of the %2$d cores",
             ],
+            // VariantComparison.verdict: one variant against another.
+            VariantComparison.verdictPhrases,
             // workshop check: whether the check program was compiled now.
             ["compiled in %.1f s", "built before, not compiled again"],
             // LessonProgram.cancelTakeaway: when a variant handled the tap.
@@ -721,14 +720,15 @@ extension Captures {
         /// group's (its clause written as the group's first phrase).
         let patterns: [Language: [(pattern: String, replacement: String, clause: Bool)]]
 
-        /// What the banner says of a busy machine, in each language (`MachineControl.bannerLine`).
-        let busyWords: [Language: String]
+        /// What the banner says of a busy machine, in each language (`MachineControl.bannerLine`):
+        /// each busy phrase's words before its first figure.
+        let busyWords: [Language: [String]]
 
         /// Whether a run's output says the machine was busy: its figures are the machine's as much
         /// as the code's, and the claims about them may not hold.
         public func saysBusy(_ lines: [String], language: Language) -> Bool {
-            guard let words = busyWords[language] else { return false }
-            return lines.contains { $0.contains(words) }
+            let words = busyWords[language] ?? []
+            return lines.contains { line in words.contains { line.contains($0) } }
         }
 
         /// The groups in English and in the Japanese of `translations` (English key: Japanese).
@@ -751,8 +751,11 @@ extension Captures {
                 patterns[language] = list
             }
             self.patterns = patterns
-            let busy = Self.groups[0][1]
-            busyWords = [.en: busy, .ja: translations[busy] ?? busy]
+            let busy = Self.groups[0].dropFirst()
+            func words(_ phrase: String) -> String {
+                String(phrase[..<(phrase.firstIndex(of: "%") ?? phrase.endIndex)])
+            }
+            busyWords = [.en: busy.map(words), .ja: busy.map { words(translations[$0] ?? $0) }]
         }
 
         /// What ends a clause, in English and in Japanese (a number's point is masked by then), and
@@ -831,7 +834,8 @@ extension Captures {
                 }
             }
             // A specifier at the end takes all it can.
-            if pattern.hasSuffix(#"[^;,、。()（）]*?"#) { pattern = String(pattern.dropLast()) }
+            // (Up to the sentence's end: a phrase that ends in a word is followed by its ".".)
+            if pattern.hasSuffix(#"[^;,、。()（）]*?"#) { pattern = String(pattern.dropLast(3)) + #".]*"# }
             return pattern
         }
     }
