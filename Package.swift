@@ -36,6 +36,10 @@ func lesson(_ number: String) -> [Target] {
 
 let lessons = ["01", "02", "03", "04", "05", "06", "07"]
 let lessonKits: [Target.Dependency] = lessons.map { .target(name: "Lesson\($0)Kit") }
+/// The lesson `workshop new lesson NN` copies, with "Template" renamed "NN": built and tested
+/// like every lesson (the contract suite too), so a new lesson starts from code that compiles
+/// and passes. No syllabus, README table or check program names it.
+let template = "Template"
 
 let core: [Target] = [
     .systemLibrary(name: "CZlib", path: "Sources/CZlib"),  // zlib1g-dev
@@ -47,7 +51,11 @@ let core: [Target] = [
 
 let workshop: [Target] = [
     .target(name: "ExerciseChecks", dependencies: lessonKits + ["WorkshopCore", "WorkshopServer"]),
-    .target(name: "WorkshopTools", dependencies: ["ExerciseChecks", "WorkshopCore"], resources: texts),
+    // Templates/: the texts and the exercise `workshop new` copies (the Swift in it is checked by
+    // ScaffoldSlowTests: compiled as an exercise; the lesson's code is the template lesson's).
+    .target(
+        name: "WorkshopTools", dependencies: ["ExerciseChecks", "WorkshopCore"], exclude: ["Templates"],
+        resources: texts),
     .executableTarget(
         name: "workshop",
         dependencies: ["WorkshopTools", "ExerciseChecks", "WorkshopCore", "WorkshopServer", argumentParser],
@@ -62,7 +70,9 @@ let tests: [Target] = [
     // (Sources/lessonNN), from the contract it declares in its kit (`lessonNN --contract`).
     .testTarget(
         name: "LessonContractTests",
-        dependencies: lessons.map { .target(name: "lesson\($0)") } + ["LessonTestSupport", "WorkshopCore"]),
+        dependencies: (lessons + [template]).map { .target(name: "lesson\($0)") } + [
+            "LessonTestSupport", "WorkshopCore",
+        ]),
     .testTarget(
         name: "WorkshopCoreTests",
         dependencies: ["WorkshopCore", "WorkshopServer", "fixture-server", "LessonTestSupport"]),
@@ -75,7 +85,7 @@ let tests: [Target] = [
         ]),
 ]
 
-let targets = core + lessons.flatMap(lesson) + workshop + tests
+let targets = core + (lessons + [template]).flatMap(lesson) + workshop + tests
 
 // Built with two upcoming features that Xcode 26's "Approachable Concurrency" setting turns on
 // in the app projects it creates; Swift 6.2 and 6.3 leave them off unless a target turns them

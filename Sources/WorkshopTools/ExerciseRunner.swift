@@ -563,11 +563,13 @@ public struct ExerciseRunner: Sendable {
         return crashResult(outcome, exercise: exercise, hints: hints)
     }
 
-    /// What the compile check wants, in the runner's language.
-    public func compileWanted(_ exercise: Exercise) -> String {
-        exercise.files.count == 1
-            ? text(format: "your file compiles with the check's driver, which uses %@", uses(exercise))
-            : text(format: "your files compile with the check's driver, which uses %@", uses(exercise))
+    /// What the compile check wants, in the runner's language (`uses`: what the driver calls,
+    /// when not the catalog's).
+    public func compileWanted(_ exercise: Exercise, uses: String? = nil) -> String {
+        let uses = uses ?? self.uses(exercise)
+        return exercise.files.count == 1
+            ? text(format: "your file compiles with the check's driver, which uses %@", uses)
+            : text(format: "your files compile with the check's driver, which uses %@", uses)
     }
 
     /// What the driver uses in the learner's files, in the runner's language.

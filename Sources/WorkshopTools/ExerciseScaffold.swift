@@ -1,10 +1,17 @@
 import Foundation
 import WorkshopCore
 
-/// What `workshop new exercise` writes: a new exercise's whole folder, working as written (its
-/// file as shipped fails its one check, its reference passes it, `verify` says so), with TODOs
-/// that say what to write instead. Also its lesson text's section and the syllabus's line, when
-/// the lesson has them. Everything else (`list`, `check`, the tests, the board) finds the folder.
+/// What `workshop new exercise` writes: a copy of the template exercise
+/// (`Sources/WorkshopTools/Templates/Exercise`, its `meta` folder becoming `.meta`), working as
+/// written: its file as shipped fails its one check, its reference passes it, `verify` says so.
+/// Also its lesson text's section and the syllabus's line, when the lesson has them, and in the
+/// lesson's tutorials the learner's file's name. Everything else (`list`, `check`, the tests,
+/// the board) finds the folder.
+///
+/// The copy replaces "NNx" with the id, "NN" with the lesson, "Solution" with the type (in
+/// names too), "the title of the exercise" and "演習のタイトル" with the titles (JSON-escaped in
+/// `.json` files); a README's `<!-- lesson link -->` and `<!-- compiled as -->` lines become
+/// the link to the lesson text and the paragraph on how `check` compiles.
 public struct ExerciseScaffold: Sendable {
     /// "NNa" (a lesson's number and a letter), "RN".
     public var id: String
@@ -23,35 +30,8 @@ public struct ExerciseScaffold: Sendable {
         self.typeName = typeName
     }
 
-    /// A file to write (relative to the package root), or to add to when `append` is set: then
-    /// `text` goes after the line that `after` names (at the end when none does).
-    public struct File: Sendable, Equatable {
-        public var path: String
-        public var text: String
-        public var append = false
-        /// The heading of the section it goes in (nil: the end of the file).
-        public var after: String?
-        /// In that section, after the last line that starts with this (and the lines that go on
-        /// from it, indented), else at the section's end.
-        public var below: String?
-        /// Right before the `after` heading instead (a new section before an existing one).
-        public var before = false
-        /// Before the file's last line that is exactly this (a chapter before a closing brace).
-        public var beforeLast: String?
-
-        public init(
-            path: String, text: String, append: Bool = false, after: String? = nil, below: String? = nil,
-            before: Bool = false, beforeLast: String? = nil
-        ) {
-            self.path = path
-            self.text = text
-            self.append = append
-            self.after = after
-            self.below = below
-            self.before = before
-            self.beforeLast = beforeLast
-        }
-    }
+    /// The template exercise.
+    public static let templateFolder = TemplateFiles.folder + "/Exercise"
 
     /// "NNa-row-heights": the id and the title's words, lowercased, for the folder's name.
     public var folder: String { id + "-" + Self.slug(title) }
@@ -63,7 +43,6 @@ public struct ExerciseScaffold: Sendable {
     }
 
     var fileName: String { typeName + ".swift" }
-    var checksName: String { "Exercise\(id)Checks" }
     var directory: String { "Exercises/" + folder }
 
     /// Why these arguments make no exercise (nil: they do).
@@ -81,48 +60,92 @@ public struct ExerciseScaffold: Sendable {
         if typeName.range(of: #"^[A-Z][A-Za-z0-9]*$"#, options: .regularExpression) == nil {
             return "--type is a Swift type's name that starts with a capital letter (got '\(typeName)')"
         }
+        if title.contains("\n") || titleJapanese.contains("\n") { return "a title is one line" }
         if FileManager.default.fileExists(atPath: root.appendingPathComponent(directory).path) {
             return "\(directory) is there already"
+        }
+        if TemplateFiles.list(Self.templateFolder, root: root).isEmpty {
+            return "\(Self.templateFolder), the template exercise, is missing"
         }
         return nil
     }
 
-    /// Every file, as it should be written.
-    public func files(root: URL) -> [File] {
-        let shipped = learnerFile(solved: false)
-        var files = [
-            File(path: directory + "/" + fileName, text: shipped),
-            // The copy as shipped, which `reset` restores (`workshop sync` writes it again after an edit).
-            File(path: directory + "/.meta/shipped/" + fileName, text: shipped),
-            File(path: directory + "/.meta/solution/" + fileName, text: learnerFile(solved: true)),
-            File(path: directory + "/.meta/checks.swift", text: checks),
-            File(path: directory + "/.meta/driver.swift", text: driver),
-            File(path: directory + "/.meta/exercise.json", text: catalogEntry),
-            File(path: directory + "/.meta/cases.json", text: cases),
-            File(path: directory + "/README.md", text: readme(japanese: false, root: root)),
-            File(path: directory + "/README.ja.md", text: readme(japanese: true, root: root)),
-            File(path: directory + "/hints.md", text: hints(japanese: false)),
-            File(path: directory + "/hints.ja.md", text: hints(japanese: true)),
-            File(path: directory + "/compile_flags.txt", text: Self.compileFlags),
+    /// The placeholders of the template and what they become; in a `.json` file the titles are
+    /// JSON-escaped.
+    func values(json: Bool) -> [(placeholder: String, value: String)] {
+        func escaped(_ text: String) -> String { json ? String(ExerciseSync.json(text).dropFirst().dropLast()) : text }
+        return [
+            ("NNx", id), ("NN", lesson ?? ""), ("Solution", typeName),
+            ("the title of the exercise", escaped(title)), ("演習のタイトル", escaped(titleJapanese)),
         ]
+    }
+
+    /// Every file, as it should be written.
+    public func files(root: URL) throws -> [ScaffoldFile] {
+        var files: [ScaffoldFile] = []
+        for path in TemplateFiles.list(Self.templateFolder, root: root) {
+            var text = try TemplateFiles.text(Self.templateFolder + "/" + path, root: root)
+            if lesson == nil { text = text.replacingOccurrences(of: "  \"lesson\": \"NN\",\n", with: "") }
+            let japanese = path.hasSuffix(".ja.md")
+            text = text.replacingOccurrences(
+                of: "<!-- lesson link -->\n", with: lessonLink(japanese: japanese, root: root))
+            text = text.replacingOccurrences(
+                of: "<!-- compiled as -->\n", with: Self.compiledAs(japanese: japanese) + "\n")
+            var name = TemplateFiles.filled(path, values(json: false))
+            if name.hasPrefix("meta/") { name = "." + name }
+            files.append(
+                ScaffoldFile(
+                    path: directory + "/" + name,
+                    text: TemplateFiles.filled(text, values(json: path.hasSuffix(".json")))))
+        }
+        if let shipped = files.first(where: { $0.path == directory + "/" + fileName }) {
+            // The copy as shipped, which `reset` restores (`workshop sync` writes it again after an edit).
+            files.append(ScaffoldFile(path: directory + "/.meta/shipped/" + fileName, text: shipped.text))
+        }
+        files.append(ScaffoldFile(path: directory + "/compile_flags.txt", text: Self.compileFlags))
         if let lesson {
+            func text(_ name: String) throws -> String {
+                TemplateFiles.filled(
+                    try TemplateFiles.text(LessonScaffold.textFolder + "/" + name, root: root), values(json: false))
+            }
             for (folder, japanese) in [("Lessons", false), ("Lessons/ja", true)] {
-                if let text = CatalogTexts.lessonText(lesson, in: folder, root: root) {
-                    files.append(File(path: text, text: lessonSection(japanese: japanese), append: true))
+                if let path = CatalogTexts.lessonText(lesson, in: folder, root: root) {
+                    let section = try text(japanese ? "exercise-section.ja.md" : "exercise-section.md")
+                    files.append(ScaffoldFile(path: path, text: section, append: true))
                 }
             }
             files.append(
-                File(
-                    path: "Lessons/README.md",
-                    text: "- Exercise \(id), *\(title)*: `swift run workshop check \(id)`.\n",
-                    append: true, after: "### Lesson \(lesson):", below: "- Exercise "))
+                ScaffoldFile(
+                    path: "Lessons/README.md", text: try text("exercise-line.md"), append: true,
+                    after: "### Lesson \(lesson):", below: "- Exercise "))
             files.append(
-                File(
-                    path: "Lessons/ja/README.md",
-                    text: "- 演習 \(id)、*\(titleJapanese)*: `swift run workshop check \(id)`。\n",
-                    append: true, after: "### レッスン \(lesson):", below: "- 演習 "))
+                ScaffoldFile(
+                    path: "Lessons/ja/README.md", text: try text("exercise-line.ja.md"), append: true,
+                    after: "### レッスン \(lesson):", below: "- 演習 "))
+            files += tutorialsNamingTheFile(lesson, root: root)
         }
         return files
+    }
+
+    /// The lesson's tutorials, when they walk this exercise's file under the template's name
+    /// (`new lesson` writes them for its first exercise, "Solution.swift"), with the file's name.
+    func tutorialsNamingTheFile(_ lesson: String, root: URL) -> [ScaffoldFile] {
+        guard typeName != "Solution" else { return [] }
+        return ["en", "ja"].compactMap { language in
+            let path = "Lessons/docc/\(language)/lesson\(lesson).tutorial"
+            guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else {
+                return nil
+            }
+            var renamed = text
+            for kind in ["shipped", "solution"] {
+                renamed = renamed.replacingOccurrences(
+                    of: "\"\(id)-\(kind)-Solution.swift\"", with: "\"\(id)-\(kind)-\(fileName)\"")
+            }
+            renamed = renamed.replacingOccurrences(
+                of: "@Code(name: \"Solution.swift\", file: \"\(id)-",
+                with: "@Code(name: \"\(fileName)\", file: \"\(id)-")
+            return renamed == text ? nil : ScaffoldFile(path: path, text: renamed)
+        }
     }
 
     /// The compiler flags sourcekit-lsp uses for the folder's files (the editor sees the kit).
@@ -132,154 +155,12 @@ public struct ExerciseScaffold: Sendable {
             "../../Sources/CZlib",
         ]).joined(separator: "\n") + "\n"
 
-    func learnerFile(solved: Bool) -> String {
-        """
-        // Exercise \(id): \(title)
-        // Check it: swift run workshop check \(id)
-        import Foundation
-
-        /// TODO: what this type does for the lesson's app, and what is wrong with it as shipped.
-        /// As written by `workshop new exercise`, the one check wants `answer()` to return 42.
-        public enum \(typeName) {
-            public static func answer() -> Int {
-                \(solved ? "42" : "0  // TODO(1): return the answer")
-            }
-        }
-
-        """
-    }
-
-    var checks: String {
-        """
-        import ExerciseChecks
-        import Foundation
-
-        /// The checks of exercise \(id) (\(directory)), each declared once in both languages, in
-        /// the order they report. TODO: the exercise's own checks. Decide on evidence that load
-        /// cannot fake (where the work ran, what was in flight together), not on a stopwatch.
-        enum \(checksName) {
-            static let answers = Check(
-                "gives the answer", ja: "答えを返す", wanted: "answer() returns 42", ja: "answer() が 42 を返す", hint: 1)
-            static let all = [answers]
-
-            static func run() -> [CheckResult] {
-                let got = \(typeName).answer()
-                return [
-                    answers.result(
-                        got == 42, got: localized("answer() returned \\(got)", ja: "answer() は \\(got) を返しました"))
-                ]
-            }
-        }
-
-        """
-    }
-
-    var driver: String {
-        """
-        import ExerciseChecks
-
-        // The check program: with --list-checks it prints the checks as declared, else it runs them.
-        ExerciseDriver.run(\(checksName).all) { \(checksName).run() }
-
-        """
-    }
-
-    var catalogEntry: String {
-        let lessonLine = lesson.map { "  \"lesson\": \(ExerciseSync.json($0)),\n" } ?? ""
-        return """
-            {
-              "id": \(ExerciseSync.json(id)),
-            \(lessonLine)  "title": {
-                "en": \(ExerciseSync.json(title)),
-                "ja": \(ExerciseSync.json(titleJapanese))
-              },
-              "files": [
-                \(ExerciseSync.json(fileName))
-              ],
-              "hints": 1,
-              "checks": [
-                {
-                  "en": "gives the answer",
-                  "ja": "答えを返す"
-                }
-              ],
-              "failsAsShipped": [
-                "gives the answer"
-              ],
-              "uses": {
-                "en": "\(typeName).answer()",
-                "ja": "\(typeName).answer()"
-              }
-            }
-
-            """
-    }
-
-    var cases: String {
-        """
-        {
-          "cases": [
-            {
-              "about": "a fix half done: the answer off by one (TODO: the exercise's own mistakes, each with the check it fails)",
-              "from": "solution",
-              "replace": [["42", "41"]],
-              "fails": ["gives the answer"]
-            }
-          ]
-        }
-
-        """
-    }
-
     /// "Lesson: [08](../../Lessons/08-topic.md)." and a blank line; nothing for no lesson.
     func lessonLink(japanese: Bool, root: URL) -> String {
         guard let lesson else { return "" }
         let folder = japanese ? "Lessons/ja" : "Lessons"
         let path = CatalogTexts.lessonText(lesson, in: folder, root: root) ?? folder + "/README.md"
         return japanese ? "レッスン: [\(lesson)](../../\(path))。\n\n" : "Lesson: [\(lesson)](../../\(path)).\n\n"
-    }
-
-    func readme(japanese: Bool, root: URL) -> String {
-        if japanese {
-            return """
-                # 演習 \(id): \(titleJapanese)
-
-                \(lessonLink(japanese: true, root: root))TODO: 配布時のファイルが何をしているか、何を変えるのか(ファイルの TODO(1) の場所)、
-                それがレッスンのどの考え方につながるかを書きます。
-
-                ## チェックする
-
-                ```
-                swift run workshop check \(id)
-                ```
-
-                \(Self.compiledAs(japanese: true))
-                | チェック | 求めるもの |
-                |---|---|
-
-                詰まったら `swift run workshop hint \(id)` を実行してください。実行するたびにヒントが 1 つずつ増えます。
-
-                """
-        }
-        return """
-            # Exercise \(id): \(title)
-
-            \(lessonLink(japanese: false, root: root))TODO: what the file as shipped does, what to change (the file's TODO(1)), and which
-            idea of the lesson it is about.
-
-            ## Check it
-
-            ```
-            swift run workshop check \(id)
-            ```
-
-            \(Self.compiledAs(japanese: false))
-            | check | wanted |
-            |---|---|
-
-            Stuck? `swift run workshop hint \(id)` shows one more hint each time you ask.
-
-            """
     }
 
     /// What every exercise's README says under "Check it": how `check` compiles the learner's
@@ -306,71 +187,5 @@ public struct ExerciseScaffold: Sendable {
             function leaves it; child tasks and `Task.detached` still run off the caller's actor.
 
             """
-    }
-
-    func hints(japanese: Bool) -> String {
-        japanese
-            ? "# 演習 \(id) のヒント\n\n1. TODO: 最初のヒントを書きます。まずは `\(fileName)` の TODO(1) のところを見て、何が足りないかを考えてみてください。\n"
-            : "# Hints for exercise \(id)\n\n1. TODO: the first hint. Look at TODO(1) in `\(fileName)`.\n"
-    }
-
-    func lessonSection(japanese: Bool) -> String {
-        japanese
-            ? "\n## 演習 \(id): \(titleJapanese)\n\nTODO: 会場でこの演習をどう進めるか。`swift run workshop check \(id)`。\n"
-            : "\n## Exercise \(id): \(title)\n\nTODO: how the room works on this exercise. `swift run workshop check \(id)`.\n"
-    }
-
-    /// Writes `files` under `root`: new files whole, additions after their line.
-    public static func write(_ files: [File], root: URL) throws {
-        for file in files {
-            let url = root.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard file.append else {
-                try Data(file.text.utf8).write(to: url)
-                continue
-            }
-            var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            if let last = file.beforeLast {
-                var lines = text.components(separatedBy: "\n")
-                let at = lines.lastIndex(of: last) ?? lines.count
-                lines.insert(
-                    contentsOf: file.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
-                        String.init), at: at)
-                try Data(lines.joined(separator: "\n").utf8).write(to: url)
-                continue
-            }
-            text = inserting(file.text, into: text, after: file.after, below: file.below, before: file.before)
-            try Data(text.utf8).write(to: url)
-        }
-    }
-
-    /// `addition` inserted into `text`: in the section whose heading starts with `heading`,
-    /// after its last line that starts with `below` (and that line's indented continuation),
-    /// else at the section's end (before the next heading of any level); without a heading, at
-    /// the end of `text`.
-    static func inserting(
-        _ addition: String, into text: String, after heading: String?, below: String? = nil, before: Bool = false
-    ) -> String {
-        var lines = text.components(separatedBy: "\n")
-        guard let heading, let start = lines.firstIndex(where: { $0.hasPrefix(heading) }) else {
-            return text.hasSuffix("\n") || text.isEmpty ? text + addition : text + "\n" + addition
-        }
-        if before {
-            lines.insert(
-                contentsOf: addition.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
-                    String.init), at: start)
-            return lines.joined(separator: "\n")
-        }
-        var end = start + 1
-        while end < lines.count, !lines[end].hasPrefix("#") { end += 1 }
-        if let below, let last = lines[start..<end].lastIndex(where: { $0.hasPrefix(below) }) {
-            end = last + 1
-            while end < lines.count, lines[end].hasPrefix("  ") { end += 1 }
-        }
-        // Before the blank lines that end the section.
-        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
-        lines.insert(contentsOf: addition.split(separator: "\n").map(String.init), at: end)
-        return lines.joined(separator: "\n")
     }
 }

@@ -5,8 +5,10 @@ import WorkshopCore
 /// What is written from an exercise's checks as they declare themselves (`.meta/*.swift`,
 /// asked with `--list-checks`): the checks' names in `.meta/exercise.json` (en, ja), and the
 /// check table of README.md and README.ja.md (each check's name and what it wants, as
-/// `workshop check` prints them in that language). `workshop sync` writes them; the tests
-/// compare them, so a renamed check fails the suite until the texts say the new name.
+/// `workshop check` prints them in that language); and the entries of exercise.json written
+/// from the exercise's files (`DerivedEntries`: the hint count, and `failsAsShipped` and `uses`
+/// when they no longer hold). `workshop sync` writes them; the tests compare them, so a renamed
+/// check fails the suite until the texts say the new name.
 public struct ExerciseSync: Sendable {
     public var runner: ExerciseRunner
 
@@ -33,13 +35,16 @@ public struct ExerciseSync: Sendable {
         case .success(let checks):
             var changes: [Change] = []
             let meta = exercise.metaDirectory + "/exercise.json"
-            if let text = read(root, meta), let updated = Self.catalogEntry(text, checks: checks), updated != text {
-                changes.append(Change(path: meta, text: updated))
+            var uses: (english: String, japanese: String)?
+            if let text = read(root, meta), let entry = Self.catalogEntry(text, checks: checks) {
+                let updated: String
+                (updated, uses) = derived(entry, exercise, checks: checks, root: root)
+                if updated != text { changes.append(Change(path: meta, text: updated)) }
             }
             for (language, file) in [(Language.en, "README.md"), (.ja, "README.ja.md")] {
                 let path = exercise.directory + "/" + file
                 guard let text = read(root, path) else { continue }
-                let rows = table(exercise, checks, language)
+                let rows = table(exercise, checks, language, uses: language == .ja ? uses?.japanese : uses?.english)
                 if let updated = Self.replacingTable(in: text, header: Self.tableHeader[language] ?? "", rows: rows),
                     updated != text
                 {
@@ -50,17 +55,49 @@ public struct ExerciseSync: Sendable {
         }
     }
 
+    /// `text` (exercise.json) with the entries written from the exercise's files (`DerivedEntries`),
+    /// and the `uses` written there when it no longer held.
+    func derived(_ text: String, _ exercise: Exercise, checks: [Check], root: URL) -> (
+        String, uses: (english: String, japanese: String)?
+    ) {
+        var text = text
+        if let hints = read(root, exercise.directory + "/hints.md"),
+            let updated = DerivedEntries.withHints(text, count: HintsFile.hints(in: hints).count)
+        {
+            text = updated
+        }
+        let shipped = (try? ShippedFiles.sources(exercise, root: root)) ?? [:]
+        let names = checks.map(\.name)
+        if !Set(exercise.failsAsShipped).isSubset(of: names), !shipped.isEmpty {
+            let failed = runner.check(exercise, sources: shipped).failed.map(\.name).filter(names.contains)
+            if !failed.isEmpty, let updated = DerivedEntries.withFailsAsShipped(text, names: failed) { text = updated }
+        }
+        let files = exercise.files.compactMap { shipped[$0].map { String(decoding: $0, as: UTF8.self) } }
+        if DerivedEntries.isStale(exercise.uses, declaring: files + DerivedEntries.foundations(exercise, root: root)) {
+            let calls = ([exercise.driver] + exercise.checkSources.filter { $0.key != "given.swift" }.map(\.value))
+                .joined(separator: "\n")
+            if let english = DerivedEntries.uses(files: files, calls: calls, japanese: false),
+                let japanese = DerivedEntries.uses(files: files, calls: calls, japanese: true),
+                let updated = DerivedEntries.withUses(text, english: english, japanese: japanese)
+            {
+                return (updated, (english, japanese))
+            }
+        }
+        return (text, nil)
+    }
+
     func read(_ root: URL, _ path: String) -> String? {
         try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
-    /// The table's rows in `language`: the compile check, then every declared check.
-    func table(_ exercise: Exercise, _ checks: [Check], _ language: Language) -> [[String]] {
+    /// The table's rows in `language`: the compile check (what the driver `uses`, when
+    /// exercise.json is being given a new one), then every declared check.
+    func table(_ exercise: Exercise, _ checks: [Check], _ language: Language, uses: String? = nil) -> [[String]] {
         var runner = self.runner
         runner.japanese = language == .ja
         let compile = [
             language == .ja ? ExerciseRunner.japanese(ExerciseRunner.compileCheck) : ExerciseRunner.compileCheck,
-            runner.compileWanted(exercise),
+            runner.compileWanted(exercise, uses: uses),
         ]
         return [compile]
             + checks.map {

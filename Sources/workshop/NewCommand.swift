@@ -4,9 +4,10 @@ import Foundation
 import WorkshopCore
 import WorkshopTools
 
-/// `workshop new`: for instructors and maintainers. Writes a new lesson or exercise, every file
-/// the build, the tests, the texts (en, ja), the tutorials and the catalog need, working as
-/// written, with TODOs that say what to write. .github/CONTRIBUTING.md says what is left by hand.
+/// `workshop new`: for instructors and maintainers. Writes a new lesson or exercise, a copy of the
+/// template lesson or exercise (see LessonScaffold, ExerciseScaffold): every file the build, the
+/// tests, the texts (en, ja), the tutorials and the catalog need, working as written, with TODOs
+/// in the files a person writes. .github/CONTRIBUTING.md lists them.
 struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: localized("For instructors: write a new lesson or exercise, working as written, with TODOs."),
@@ -36,10 +37,13 @@ struct NewLesson: ParsableCommand {
         let workspace = Workspace.locate()
         let scaffold = LessonScaffold(number: number, title: title, titleJapanese: titleJapanese)
         if let problem = scaffold.problem(root: workspace.root) { throw ValidationError(problem) }
-        let files = scaffold.files(root: workspace.root)
-        try ExerciseScaffold.write(files, root: workspace.root)
+        let files = try scaffold.files(root: workspace.root)
         let package = workspace.root.appendingPathComponent("Package.swift")
-        try Data(scaffold.package(try String(contentsOf: package, encoding: .utf8)).utf8).write(to: package)
+        guard let listed = scaffold.package(try String(contentsOf: package, encoding: .utf8)) else {
+            throw ValidationError("Package.swift has no `let lessons = [...]` line")
+        }
+        try ScaffoldFile.write(files, root: workspace.root)
+        try Data(listed.utf8).write(to: package)
         for file in files { print((file.append ? localized("added to ") : localized("wrote ")) + file.path) }
         print(localized("added to ") + "Package.swift")
         print(
@@ -85,8 +89,8 @@ struct NewExercise: ParsableCommand {
         if let problem = scaffold.problem(existing: existing, root: workspace.root) {
             throw ValidationError(problem)
         }
-        let files = scaffold.files(root: workspace.root)
-        try ExerciseScaffold.write(files, root: workspace.root)
+        let files = try scaffold.files(root: workspace.root)
+        try ScaffoldFile.write(files, root: workspace.root)
         for file in files { print((file.append ? localized("added to ") : localized("wrote ")) + file.path) }
         // The titles and the count wherever the texts say them, and the check tables of the
         // READMEs from the checks as declared (what `workshop sync` writes).

@@ -5,15 +5,16 @@ import WorkshopCore
 
 /// One lesson's built program and its contract, as the suite drives them.
 ///
-/// The lessons are the `Sources/lessonNN` folders: a new lesson is checked with no edit here
-/// (Package.swift's `lessons` list builds its program before the tests run).
+/// The lessons are the `Sources/lessonNN` folders, and the template lesson `workshop new lesson`
+/// copies (`Sources/lessonTemplate`): a new lesson is checked with no edit here (Package.swift's
+/// `lessons` list builds its program before the tests run).
 struct Lesson: Sendable {
-    /// "lesson03", one per `Sources/lessonNN` folder, in order.
+    /// "lesson03", one per `Sources/lessonNN` folder, in order, then "lessonTemplate".
     static let all: [String] = {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
-        return folders.filter { $0.wholeMatch(of: /lesson[0-9][0-9]/) != nil }.sorted()
+        return folders.filter { $0.wholeMatch(of: /lesson([0-9][0-9]|Template)/) != nil }.sorted()
     }()
 
     let binary: LessonBinary
