@@ -35,7 +35,7 @@ struct LessonTemplate: LessonProgram, NetworkDefaults {
         switch variant {
         case .noThread: localized("no-thread: the job on the main thread")
         case .threaded: localized("threaded: the job on rows-queue, the rows shown on main")
-        case .async: localized("async: a main-actor task awaits the job, parsed off main; the rows shown on main")
+        case .async: localized("async: a main-actor task awaits the job, done off main; the rows shown on main")
         }
     }
 
