@@ -9,7 +9,7 @@ import Foundation
 /// syllabi, the tutorials' table of contents).
 ///
 /// The copy replaces, in names and texts: "Template" with the number ("LessonTemplateKit"
-/// becomes "Lesson08Kit", "Templatea" the first exercise "08a"), "Template-title" with the
+/// becomes "Lesson08Kit", and "Templatea" the lesson's first exercise), "Template-title" with the
 /// lesson text's name ("08-row-heights"), "the title of the lesson" and "レッスンのタイトル"
 /// with the titles. `Package.swift` gets the number in its `lessons` line, and nothing else.
 public struct LessonScaffold: Sendable {

@@ -19,15 +19,20 @@ struct ScaffoldTemplateTests {
 
     @Test func newLessonChangesOnlyTheLessonsLineOfPackageSwift() throws {
         let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let lesson = LessonScaffold(number: "08", title: "rows", titleJapanese: "行")
+        // The next lesson's number, whatever lessons the package has.
+        let numbers =
+            package.split(separator: "\n").first { $0.hasPrefix("let lessons = [") }?
+            .matches(of: /"([0-9]{2})"/).compactMap { Int($0.output.1) } ?? []
+        let next = String(format: "%02d", (numbers.max() ?? 0) + 1)
+        let lesson = LessonScaffold(number: next, title: "rows", titleJapanese: "行")
         let changed = try #require(lesson.package(package))
         let lines = (package.components(separatedBy: "\n"), changed.components(separatedBy: "\n"))
         #expect(lines.0.count == lines.1.count)
         let differing = zip(lines.0, lines.1).filter { $0 != $1 }
         #expect(differing.count == 1)
-        #expect(differing.first?.1.hasSuffix(#", "08"]"#) == true, "\(differing)")
+        #expect(differing.first?.1.hasSuffix(", \"\(next)\"]") == true, "\(differing)")
         #expect(lesson.problem(root: Self.root) == nil)
-        let quoted = LessonScaffold(number: "08", title: "\"rows\"", titleJapanese: "行")
+        let quoted = LessonScaffold(number: next, title: "\"rows\"", titleJapanese: "行")
         #expect(quoted.problem(root: Self.root)?.contains("title") == true)
     }
 
