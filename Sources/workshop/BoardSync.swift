@@ -113,32 +113,49 @@ enum BoardSync {
         case unreachable(String)
     }
 
-    /// POSTs `batch` as JSON to `url`, waiting at most `timeout` seconds in all (the name, the
-    /// connection, the request, the answer) and reading at most `BoardHTTP.maxAnswerBytes` of
-    /// the answer. A refusal's reason is one line of plain text (see `BoardHTTP.reason`).
+    /// What is read of any answer, head and body together: a board's answer is a few dozen bytes.
+    static let maxAnswerBytes = 4096
+
+    /// POSTs `batch` as JSON to `url` (http only), waiting at most `timeout` seconds in all (the
+    /// name, the connection, the request, the answer) and reading at most `maxAnswerBytes` of
+    /// the answer, with no redirect followed and no proxy: whatever is at that address on the
+    /// room's network, a board or not. A refusal's reason is one line of plain text
+    /// (`HTTPText.plainLine`).
+    ///
+    /// Why not URLSession: it reads a whole answer before it hands it over (a board answering
+    /// 10 MB held `join` for 11-25 s), follows redirects (on Linux, a server that redirects to
+    /// itself traps a delegate session), takes the proxy of `http_proxy` for an address on the
+    /// room's network, and takes a moment to set up (a check waits for the board 0.3 s at most).
     static func post(_ batch: BoardBatch, to url: URL, timeout: Double) -> Answer {
-        let deadline = monotonicSeconds() + timeout
         guard let body = try? JSONEncoder().encode(batch) else {
             return .unreachable(localized("could not encode the report"))
         }
-        switch BoardHTTP.post(Array(body), to: url, deadline: deadline) {
-        case .success(let answer) where answer.status == 200:
+        guard let host = url.host, !host.isEmpty else { return .unreachable(describe(.unknownHost, timeout: timeout)) }
+        let answer: HTTPClient.Answer
+        do {
+            answer = try HTTPClient.request(
+                "POST", host: host, port: UInt16(clamping: url.port ?? 80), target: url.path.isEmpty ? "/" : url.path,
+                headers: [("Content-Type", "application/json")], body: Array(body),
+                limits: .within(timeout, maxAnswerBytes: maxAnswerBytes))
+        } catch {
+            return .unreachable(describe(error, timeout: timeout))
+        }
+        switch answer.status {
+        case 200:
             return .accepted
-        case .success(let answer) where (300..<400).contains(answer.status):
+        case 300..<400:
             // Never followed: a board answers, it does not send anyone elsewhere.
             return .unreachable(localized(format: "a redirect (HTTP %d), not followed", answer.status))
-        case .success(let answer):
-            let reason = BoardHTTP.reason(answer.body)
+        default:
+            let reason = HTTPText.plainLine(answer.body)
             return .refused(status: answer.status, reason: reason.isEmpty ? "HTTP \(answer.status)" : reason)
-        case .failure(let failure):
-            return .unreachable(describe(failure, timeout: timeout))
         }
     }
 
     /// Why there is no answer, in a few words.
-    static func describe(_ failure: BoardHTTP.Failure, timeout: Double) -> String {
+    static func describe(_ failure: HTTPClient.Failure, timeout: Double) -> String {
         switch failure {
-        case .noAnswer: Text.boardNoAnswer(timeout)
+        case .timedOut, .incomplete: Text.boardNoAnswer(timeout)
         case .refused: localized("connection refused")
         case .unknownHost: localized("unknown host")
         case .network(let words): words

@@ -99,7 +99,7 @@ struct BoardRestartTests {
                 id: UUID().uuidString, exercise: i % 3 == 0 ? "A2" : "A1", passed: i % 4 == 0,
                 failingCheck: i % 4 == 0 ? nil : "check \(i % 2)", secondsSpent: Double(i * 10))
             let body = try JSONEncoder().encode(BoardBatch(code: code, name: "learner\(i % 5)", reports: [report]))
-            let connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 10)
+            let connection = try HTTPConnection(host: "127.0.0.1", port: port, timeout: 10)
             var head = "POST /board/report HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n"
             head += String(decoding: body, as: UTF8.self)
             let answer = try connection.exchange(head)

@@ -70,8 +70,8 @@ final class TestBoard: Sendable {
     }
 
     /// POSTs `body` on a new connection; the status and the body as text.
-    func post(_ path: String, _ body: [UInt8], connection: HTTPClientConnection? = nil) throws -> (Int, String) {
-        let open = try connection ?? HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 10)
+    func post(_ path: String, _ body: [UInt8], connection: HTTPConnection? = nil) throws -> (Int, String) {
+        let open = try connection ?? HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 10)
         var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         head += "Content-Length: \(body.count)\r\n\r\n"
         try open.send(Array(head.utf8) + body)

@@ -290,7 +290,7 @@ struct BoardServerTests {
         let started = monotonicSeconds()
         DispatchQueue.concurrentPerform(iterations: 8) { client in
             do {
-                let connection = try HTTPClientConnection(host: "127.0.0.1", port: room.server.port, timeout: 10)
+                let connection = try HTTPConnection(host: "127.0.0.1", port: room.server.port, timeout: 10)
                 for i in 0..<125 {
                     let body = TestBoard.batch(name: "flood\(client)", [TestBoard.report("A1", passed: i % 2 == 0)])
                     let (status, _) = try room.post("/board/report", body, connection: connection)

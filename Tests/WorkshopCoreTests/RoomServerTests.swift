@@ -13,7 +13,7 @@ import Testing
 /// A connection to `server` that sends `text` as it is and returns everything until the server
 /// closes the connection (each read bounded by `timeout`).
 func exchangeRaw(_ server: FixtureServer, _ bytes: [UInt8], timeout: Double = 10) throws -> String {
-    let connection = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: timeout)
+    let connection = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: timeout)
     defer { connection.close() }
     try connection.send(bytes)
     return String(decoding: try connection.readToEnd(), as: UTF8.self)
@@ -140,7 +140,7 @@ struct RoomServerTests {
     @Test("keep-alive: requests one after another and pipelined on one connection; close when asked")
     func keepAlive() throws {
         try withServer { server throws in
-            let connection = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 10)
+            let connection = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 10)
             defer { connection.close() }
             for count in 1...3 {
                 let answer = try connection.exchange("GET /timeline?count=\(count) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -170,8 +170,8 @@ struct RoomServerTests {
     func connectionLimit() throws {
         try withServer(ServerKnobs(maxConnections: 2, readTimeoutSeconds: 60)) { server throws in
             // Two silent clients take both slots: the server accepts in order, so the third is over.
-            let first = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 10)
-            let second = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 10)
+            let first = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 10)
+            let second = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 10)
             defer { second.close() }
             let busy = try RawHTTP.get(port: server.port, path: "/health")
             #expect(busy.status == 503)
@@ -188,17 +188,20 @@ struct RoomServerTests {
     func readTimeout() throws {
         let timeout = 0.5
         try withServer(ServerKnobs(readTimeoutSeconds: timeout)) { server throws in
-            let silent = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 30)
+            let silent = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 30)
             defer { silent.close() }
             // The dribbler sends a byte every 50 ms: each read gets something, yet the whole
             // request is never done. It would take 20 s to send everything.
             let dribbled = Locked((sent: 0, answer: ""))
             let dribblerDone = DispatchSemaphore(value: 0)
-            let dribbler = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 30)
-            defer { dribbler.close() }
             let total = 400
             let dribble = Thread {
                 defer { dribblerDone.signal() }
+                // Its own connection, on its own thread: a connection is used by one thread.
+                guard let dribbler = try? HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 30) else {
+                    return dribbled.withLock { $0.answer = "could not connect" }
+                }
+                defer { dribbler.close() }
                 let bytes = Array(("GET /health HTTP/1.1\r\nX-Slow: " + String(repeating: "a", count: total)).utf8)
                 for byte in bytes.prefix(total) {
                     // A slow client, not synchronisation: the server must not wait for it.
@@ -247,7 +250,7 @@ struct RoomServerTests {
             // A request typed into nc without -C (bare line feeds) is still a request.
             #expect(try exchangeRaw(server, "GET /health HTTP/1.0\n\n").hasPrefix("HTTP/1.1 200 OK"))
             // A small body within the limit is read, and the connection stays usable.
-            let connection = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 10)
+            let connection = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 10)
             defer { connection.close() }
             #expect(try connection.exchange("POST /health HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello").status == 200)
             #expect(try connection.exchange("GET /health HTTP/1.1\r\n\r\n").status == 200)
@@ -259,9 +262,9 @@ struct RoomServerTests {
         let knobs = ServerKnobs(readTimeoutSeconds: 60)
         let server = FixtureServer(knobs: knobs)
         try server.start()
-        let silent = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 30)
+        let silent = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 30)
         defer { silent.close() }
-        let kept = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 30)
+        let kept = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 30)
         defer { kept.close() }
         #expect(try kept.exchange("GET /health HTTP/1.1\r\n\r\n").status == 200)
         #expect(server.waitForStats(timeout: 10) { $0.openConnections == 2 })

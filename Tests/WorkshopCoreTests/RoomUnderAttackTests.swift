@@ -31,7 +31,7 @@ enum Room {
         _ room: TestBoard, name: String, from address: String, code: String = TestBoard.code, timeout: Double = 10
     ) throws -> (status: Int, seconds: Double) {
         let started = monotonicSeconds()
-        let connection = try HTTPClientConnection(
+        let connection = try HTTPConnection(
             host: "127.0.0.1", port: room.server.port, timeout: timeout, from: address)
         defer { connection.close() }
         let body = TestBoard.batch(name: name, code: code, [TestBoard.report("A1", passed: true)])
@@ -40,7 +40,7 @@ enum Room {
     }
 
     /// A long poll for a change that will not come, sent on `connection`.
-    static func askForAChange(_ connection: HTTPClientConnection) throws {
+    static func askForAChange(_ connection: HTTPConnection) throws {
         try connection.send(Array("GET /board/state.json?after=999999999&wait=25 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
     }
 }
@@ -56,15 +56,15 @@ struct RoomUnderAttackTests {
             })
         defer { room.remove() }
         let port = room.server.port
-        let held = try (0..<4).map { _ in try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 10) }
+        let held = try (0..<4).map { _ in try HTTPConnection(host: "127.0.0.1", port: port, timeout: 10) }
         defer { for connection in held { connection.close() } }
         #expect(room.server.waitForStats(timeout: 10) { $0.openConnections == 4 })
-        let fifth = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 10)
+        let fifth = try HTTPConnection(host: "127.0.0.1", port: port, timeout: 10)
         defer { fifth.close() }
         #expect(try fifth.readToEnd().isEmpty, "closed without an answer")
         #expect(room.server.stats.overAddressLimit == 1)
         // Another address is served meanwhile, and so is the first once it lets one go.
-        let other = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 10, from: Room.address(2))
+        let other = try HTTPConnection(host: "127.0.0.1", port: port, timeout: 10, from: Room.address(2))
         defer { other.close() }
         #expect(try other.exchange("GET /health HTTP/1.1\r\n\r\n").status == 200)
         held[0].close()
@@ -80,7 +80,7 @@ struct RoomUnderAttackTests {
         }
         let room = try TestBoard(knobs: knobs)
         defer { room.remove() }
-        let silent = try HTTPClientConnection(host: "127.0.0.1", port: room.server.port, timeout: 30)
+        let silent = try HTTPConnection(host: "127.0.0.1", port: room.server.port, timeout: 30)
         defer { silent.close() }
         let started = monotonicSeconds()
         #expect(try silent.readToEnd().isEmpty)
@@ -88,7 +88,7 @@ struct RoomUnderAttackTests {
         #expect(seconds < knobs.readTimeoutSeconds / 4, "closed after \(seconds) s")
         #expect(room.server.stats.readTimeouts == 1)
         // One that speaks at once is served, and may then stay idle between requests as before.
-        let prompt = try HTTPClientConnection(host: "127.0.0.1", port: room.server.port, timeout: 30)
+        let prompt = try HTTPConnection(host: "127.0.0.1", port: room.server.port, timeout: 30)
         defer { prompt.close() }
         #expect(try prompt.exchange("GET /health HTTP/1.1\r\n\r\n").status == 200)
         #expect(try prompt.exchange("GET /health HTTP/1.1\r\n\r\n").status == 200)
@@ -106,7 +106,7 @@ struct RoomUnderAttackTests {
         defer { room.remove() }
         let port = room.server.port
         let polls = try (0..<4).map { i in
-            try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 30, from: Room.address(20 + i))
+            try HTTPConnection(host: "127.0.0.1", port: port, timeout: 30, from: Room.address(20 + i))
         }
         defer { for connection in polls { connection.close() } }
         for poll in polls { try Room.askForAChange(poll) }
@@ -125,7 +125,7 @@ struct RoomUnderAttackTests {
     func goneClient() throws {
         let room = try TestBoard(knobs: Room.knobs())
         defer { room.remove() }
-        let poll = try HTTPClientConnection(host: "127.0.0.1", port: room.server.port, timeout: 30)
+        let poll = try HTTPConnection(host: "127.0.0.1", port: room.server.port, timeout: 30)
         try Room.askForAChange(poll)
         #expect(room.board.wait(timeout: 10) { _, waiting in waiting == 1 })
         let started = monotonicSeconds()
@@ -141,18 +141,18 @@ struct RoomUnderAttackTests {
         let room = try TestBoard(knobs: Room.knobs())
         defer { room.remove() }
         let port = room.server.port
-        let polls = try (0..<4).map { _ in try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 30) }
+        let polls = try (0..<4).map { _ in try HTTPConnection(host: "127.0.0.1", port: port, timeout: 30) }
         defer { for connection in polls { connection.close() } }
         for poll in polls { try Room.askForAChange(poll) }
         #expect(room.board.wait(timeout: 10) { _, waiting in waiting == 4 })
-        let fifth = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 30)
+        let fifth = try HTTPConnection(host: "127.0.0.1", port: port, timeout: 30)
         defer { fifth.close() }
         try Room.askForAChange(fifth)
         let answer = try fifth.readAnswer()  // at once: the 25 s would be past the connection's 30 s otherwise
         #expect(answer.status == 200)
         #expect(room.board.waitingPages == 4)
         // Another address may still wait.
-        let other = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 30, from: Room.address(2))
+        let other = try HTTPConnection(host: "127.0.0.1", port: port, timeout: 30, from: Room.address(2))
         defer { other.close() }
         try Room.askForAChange(other)
         #expect(room.board.wait(timeout: 10) { _, waiting in waiting == 5 })
@@ -165,7 +165,7 @@ struct RoomUnderAttackTests {
         settings.readsPerSecond = 5
         let room = try TestBoard(settings: settings, knobs: Room.knobs())
         defer { room.remove() }
-        let connection = try HTTPClientConnection(host: "127.0.0.1", port: room.server.port, timeout: 10)
+        let connection = try HTTPConnection(host: "127.0.0.1", port: room.server.port, timeout: 10)
         defer { connection.close() }
         var statuses: [Int: Int] = [:]
         let started = monotonicSeconds()
@@ -176,7 +176,7 @@ struct RoomUnderAttackTests {
         let served = statuses[200] ?? 0
         #expect(served + (statuses[429] ?? 0) == 100, "\(statuses)")
         #expect(served >= 20 && served <= 20 + Int(seconds * 5) + 2, "\(served) served in \(seconds) s")
-        let other = try HTTPClientConnection(
+        let other = try HTTPConnection(
             host: "127.0.0.1", port: room.server.port, timeout: 10, from: Room.address(2))
         defer { other.close() }
         #expect(try other.exchange("GET /board/state.json HTTP/1.1\r\n\r\n").status == 200)

@@ -41,7 +41,7 @@ struct RoomServer {
     /// A report as any HTTP client sends it; the status.
     func post(_ name: String, _ reports: [BoardReport]) throws -> Int {
         let body = try JSONEncoder().encode(BoardBatch(code: Self.code, name: name, reports: reports))
-        let connection = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeout: 10)
+        let connection = try HTTPConnection(host: "127.0.0.1", port: server.port, timeout: 10)
         let head = "POST /board/report HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n"
         return try connection.exchange(head + String(decoding: body, as: UTF8.self)).status
     }

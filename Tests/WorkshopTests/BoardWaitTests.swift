@@ -34,7 +34,7 @@ struct BoardWaitTests {
         defer { silent.close() }
         let (answer, seconds) = Self.post(to: silent.port)
         // The reason is the deadline: the post waited for it, and gave up there.
-        #expect(answer == .unreachable(BoardSync.describe(.noAnswer, timeout: BoardSync.checkTimeout)))
+        #expect(answer == .unreachable(BoardSync.describe(.timedOut(.firstByte), timeout: BoardSync.checkTimeout)))
         #expect(seconds >= BoardSync.checkTimeout * 0.95, "it gave up after \(seconds) s, before its deadline")
         #expect(seconds < BoardSync.checkTimeout * 2, "a silent board held the check for \(seconds) s")
         print(String(format: "a silent board: %.3f s (timeout %.1f s)", seconds, BoardSync.checkTimeout))
@@ -42,7 +42,7 @@ struct BoardWaitTests {
 
     /// Every hostile board of `HostileBoard`, with a check's deadline and with `join`'s: the
     /// post ends by its deadline whatever the board sends (a 10 MB answer is read no further
-    /// than `BoardHTTP.maxAnswerBytes`, a redirect is not followed).
+    /// than `BoardSync.maxAnswerBytes`, a redirect is not followed).
     @Test(
         "a hostile board costs the post no more than its deadline (less than twice it), a check's and join's",
         arguments: HostileBoard.allCases)

@@ -8,7 +8,7 @@
 /// (a test, PortabilityTests, fails on a Glibc-only or Darwin-only name used anywhere else
 /// without its `#if`).
 public enum Sockets {
-    /// `SOCK_STREAM` as `socket(2)` takes it: Glibc imports it as an enum case, Darwin as an Int32.
+    /// `SOCK_STREAM` as the socket call takes it: Glibc imports it as an enum case, Darwin as an Int32.
     public static var stream: Int32 {
         #if canImport(Glibc)
             return Int32(SOCK_STREAM.rawValue)

@@ -155,7 +155,7 @@ public final class SQLiteStatement {
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(statement)) }
 
     /// Binds `values` to ?1, ?2, ... (after clearing the previous run).
-    public func bind(_ values: [SQLValue]) throws {
+    public func bindParameters(_ values: [SQLValue]) throws {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         guard values.count == parameterCount else {
@@ -189,7 +189,7 @@ public final class SQLiteStatement {
 
     /// Runs a statement that returns no rows.
     public func run(_ values: [SQLValue] = []) throws {
-        try bind(values)
+        try bindParameters(values)
         let status = sqlite3_step(statement)
         sqlite3_reset(statement)
         guard status == SQLITE_DONE || status == SQLITE_ROW else { throw database.error(status, sql: sql) }
@@ -197,7 +197,7 @@ public final class SQLiteStatement {
 
     /// Runs a query and returns every row.
     public func query(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
-        try bind(values)
+        try bindParameters(values)
         defer { sqlite3_reset(statement) }
         var rows: [[SQLValue]] = []
         while true {

@@ -1,15 +1,9 @@
 import Foundation
 import WorkshopCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Many clients at once against a fixture server, counted on both sides: what a room of
-/// laptops does to the instructor's server. Each client is a thread with a plain socket and
-/// asks what lesson 03 asks (one timeline, then icons, gzip accepted), either on one kept-alive
+/// laptops does to the instructor's server. Each client is a thread with an `HTTPConnection`
+/// and asks what lesson 03 asks (one timeline, then icons, gzip accepted), either on one kept-alive
 /// connection or on a new connection per request. Silent clients connect, send nothing and
 /// hold their connections for the whole run.
 ///
@@ -124,11 +118,11 @@ public enum LoadCheck {
         let host = HostAddress.loopback.text
         var report = Report(plan: plan)
 
-        var silent: [Int32] = []
-        defer { for fd in silent { close(fd) } }
+        var silent: [HTTPConnection] = []
+        defer { for connection in silent { connection.close() } }
         for _ in 0..<plan.silentClients {
             do {
-                silent.append(try RawHTTP.connect(host: host, port: server.port, timeout: plan.requestTimeout))
+                silent.append(try HTTPConnection(host: host, port: server.port, timeout: plan.requestTimeout))
             } catch {
                 report.problems.append(localized(format: "a silent client could not connect: %@", "\(error)"))
             }
@@ -147,7 +141,7 @@ public enum LoadCheck {
         // every load connection is closed on the server's side too, everything is counted.
         server.waitForStats(timeout: plan.requestTimeout) { $0.openConnections <= silent.count }
         report.server = server.stats
-        report.silentStillOpen = silent.filter(isStillOpen).count
+        report.silentStillOpen = silent.filter(\.isOpenAndQuiet).count
 
         for phase in report.phases where phase.errors > 0 {
             report.problems.append(
@@ -240,17 +234,17 @@ public enum LoadCheck {
         _ client: Int, host: String, port: UInt16, plan: Plan, keepAlive: Bool, icons: [String: [UInt8]]
     ) -> Phase {
         var phase = Phase(keepAlive: keepAlive)
-        var connection: HTTPClientConnection?
+        var connection: HTTPConnection?
         defer { connection?.close() }
         for request in 0..<plan.requestsPerClient {
             let (path, icon) = path(client: client, request: request)
             let started = monotonicSeconds()
             do {
-                let open: HTTPClientConnection
+                let open: HTTPConnection
                 if let existing = connection {
                     open = existing
                 } else {
-                    open = try HTTPClientConnection(host: host, port: port, timeout: plan.requestTimeout)
+                    open = try HTTPConnection(host: host, port: port, timeout: plan.requestTimeout)
                     phase.connections += 1
                 }
                 connection = open
@@ -278,7 +272,7 @@ public enum LoadCheck {
     }
 
     /// Nil when the answer is what the path should give.
-    private static func check(_ answer: HTTPClientConnection.Answer, path: String, icon: [UInt8]?) -> String? {
+    private static func check(_ answer: HTTPClient.Answer, path: String, icon: [UInt8]?) -> String? {
         guard answer.status == 200 else { return "HTTP \(answer.status)" }
         if let icon {
             return answer.body == icon ? nil : "the icon's bytes differ (\(answer.body.count) bytes)"
@@ -288,124 +282,4 @@ public enum LoadCheck {
         }
         return nil
     }
-
-    /// True when the server has neither closed the connection nor sent anything on it.
-    private static func isStillOpen(_ fd: Int32) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) == 0
-    }
 }
-
-/// One client connection of the load (and of the server's tests): requests written in full,
-/// answers read by Content-Length, so a kept-alive connection can carry the next request.
-// @unchecked: used by one thread at a time, never shared (a class so that `close` happens once)
-final class HTTPClientConnection: @unchecked Sendable {
-    struct Answer {
-        var status: Int
-        /// Names lower-cased.
-        var headers: [String: String]
-        var body: [UInt8]
-    }
-
-    private var fd: Int32
-    private var buffer: [UInt8] = []
-    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-
-    /// `source`: the local address to connect from (see `RawHTTP.connect`).
-    init(host: String, port: UInt16, timeout: Double, from source: String? = nil) throws {
-        fd = try RawHTTP.connect(host: host, port: port, timeout: timeout, from: source)
-        var wait = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        Sockets.noSignalOnWrite(fd)
-    }
-
-    deinit { close() }
-
-    func close() {
-        if fd >= 0 {
-            _ = closeSocket(fd)
-            fd = -1
-        }
-    }
-
-    /// Sends `request` and reads one answer.
-    func exchange(_ request: String) throws -> Answer {
-        try send(Array(request.utf8))
-        return try readAnswer()
-    }
-
-    /// Writes all of `bytes` (never raising SIGPIPE).
-    func send(_ bytes: [UInt8]) throws {
-        guard fd >= 0 else { throw LoadCheck.Failure(description: "the connection is closed") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Sockets.send(fd, $0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LoadCheck.Failure(description: "send: \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
-    }
-
-    /// Every byte until the server closes the connection (or resets it), after what was read already.
-    func readToEnd() throws -> [UInt8] {
-        while try fill() {}
-        defer { buffer.removeAll() }
-        return buffer
-    }
-
-    /// Reads one answer: its head, then Content-Length bytes of body.
-    func readAnswer() throws -> Answer {
-        var headEnd: Int?
-        while headEnd == nil {
-            headEnd = buffer.firstRange(of: [13, 10, 13, 10])?.lowerBound
-            if headEnd == nil { try fillOrThrow() }
-        }
-        guard let end = headEnd, let head = String(bytes: buffer[..<end], encoding: .utf8) else {
-            throw LoadCheck.Failure(description: "the answer's head is not text")
-        }
-        var lines = head.components(separatedBy: "\r\n")
-        let statusParts = lines.removeFirst().split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-            throw LoadCheck.Failure(description: "malformed status line")
-        }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        guard let length = headers["content-length"].flatMap(Int.init) else {
-            throw LoadCheck.Failure(description: "no Content-Length")
-        }
-        let bodyStart = end + 4
-        while buffer.count < bodyStart + length { try fillOrThrow() }
-        let body = Array(buffer[bodyStart..<(bodyStart + length)])
-        buffer.removeFirst(bodyStart + length)
-        return Answer(status: status, headers: headers, body: body)
-    }
-
-    private func fillOrThrow() throws {
-        guard try fill() else { throw LoadCheck.Failure(description: "the server closed the connection mid-answer") }
-    }
-
-    /// Reads what has arrived into `buffer`. False when the server closed (or reset) the connection.
-    private func fill() throws -> Bool {
-        while true {
-            let count = chunk.count
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, count, 0) }
-            if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
-                return true
-            }
-            if n == 0 || errno == ECONNRESET { return false }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { throw LoadCheck.Failure(description: "no answer in time") }
-            throw LoadCheck.Failure(description: "recv: \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
-/// `close(2)`, named apart from `HTTPClientConnection.close`.
-private func closeSocket(_ fd: Int32) -> Int32 { close(fd) }
