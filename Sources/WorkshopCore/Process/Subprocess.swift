@@ -108,7 +108,7 @@ public enum Subprocess {
 
         // Both pipes are drained while the child runs, so a full pipe can never block it; what
         // arrived so far can be looked at (a backtrace being written) while it runs.
-        let collected = Output()
+        let collected = Watched(Output())
         let drained = DispatchGroup()
         for (pipe, isOut) in [(out, true), (err, false)] {
             drained.enter()
@@ -117,14 +117,16 @@ public enum Subprocess {
                 while true {
                     let chunk = handle.availableData
                     if chunk.isEmpty { break }
-                    collected.append(chunk, toStdout: isOut)
+                    collected.withLock { output in
+                        if isOut { output.stdout += chunk } else { output.stderr += chunk }
+                    }
                 }
                 drained.leave()
             }
         }
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in
-            collected.markExited()
+            collected.withLock { $0.exited = true }
             exited.signal()
         }
         do {
@@ -148,7 +150,9 @@ public enum Subprocess {
                 // The reporter prints "Backtrace took N s" when it is done; the program does not
                 // always end by itself afterwards.
                 kill(pid, SIGILL)
-                collected.wait(timeout: backtraceGrace) { $0.contains("Backtrace took") }
+                collected.wait(timeout: backtraceGrace) {
+                    $0.exited || String(decoding: $0.stderr, as: UTF8.self).contains("Backtrace took")
+                }
                 stopGroup(pid, SIGKILL)
             } else {
                 stopGroup(pid, SIGTERM)
@@ -158,7 +162,7 @@ public enum Subprocess {
         }
         // A grandchild that outlives the child may still hold the pipes: do not wait forever.
         _ = drained.wait(timeout: .now() + 5)
-        let texts = collected.texts
+        let texts = collected.withLock { $0.texts }
         // `terminationStatus` traps ("task still running") on a child not reaped: never read it then.
         guard reaped, !process.isRunning else {
             return Outcome(status: SIGKILL, signaled: true, timedOut: timedOut, stdout: texts.0, stderr: texts.1)
@@ -194,52 +198,15 @@ public enum Subprocess {
         kill(pid, signal)
     }
 
-    /// What the child printed so far. Guarded by `condition`: the two reader threads append,
-    /// `run` reads and waits for a backtrace to be complete.
-    // @unchecked: every stored property is touched only with `condition` locked.
-    final class Output: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var stdout = Data()
-        private var stderr = Data()
-        private var exited = false
-
-        func markExited() {
-            condition.lock()
-            defer {
-                condition.broadcast()
-                condition.unlock()
-            }
-            exited = true
-        }
-
-        func append(_ chunk: Data, toStdout: Bool) {
-            condition.lock()
-            defer {
-                condition.broadcast()
-                condition.unlock()
-            }
-            if toStdout { stdout += chunk } else { stderr += chunk }
-        }
-
-        /// Waits until stderr so far satisfies `predicate`, the child has exited, or `timeout`
-        /// seconds pass. Returns whether the predicate holds.
-        @discardableResult
-        func wait(timeout: Double, until predicate: (String) -> Bool) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            condition.lock()
-            defer { condition.unlock() }
-            while !predicate(String(decoding: stderr, as: UTF8.self)) {
-                if exited || !condition.wait(until: deadline) {
-                    return predicate(String(decoding: stderr, as: UTF8.self))
-                }
-            }
-            return true
-        }
+    /// What the child printed so far, and whether it has exited: kept in a `Watched`, so that
+    /// the two reader threads append, and `run` reads and waits for a backtrace to be complete.
+    struct Output: Sendable {
+        var stdout = Data()
+        var stderr = Data()
+        var exited = false
 
         var texts: (String, String) {
-            condition.lock()
-            defer { condition.unlock() }
-            return (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+            (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
         }
     }
 }

@@ -7,10 +7,10 @@ import WorkshopCore
 /// the board keeps each one in SQLite before it answers, and `/board` draws the room. Served by
 /// the fixture server as its own pages (`FixtureServer(ownRoutes: board.routes)`), so nothing a
 /// learner sends reaches the lesson API, and the lesson API's knobs never touch the board.
-// @unchecked: every mutable field (`state`, `store`, `limit`, `readLimit`, `wrongCodes`, `closed`,
-// `waiting`, `waitingFrom`, `learnerURL`) is read and written only with `condition` locked; the
-// condition also wakes the pages waiting for a change.
-public final class RoomBoard: @unchecked Sendable {
+///
+/// Sendable, checked: its constants are Sendable, and everything that changes is one `Room`
+/// behind a `Watched` (an NSCondition), which also wakes the pages waiting for a change.
+public final class RoomBoard: Sendable {
     public struct Settings: Sendable {
         /// Reports (and joins) one address may send at once, then `reportsPerSecond`.
         public var burst = 30
@@ -53,21 +53,24 @@ public final class RoomBoard: @unchecked Sendable {
     /// with `?lang=`. Nil: the browser's (Accept-Language).
     public let language: Language?
 
-    private let condition = NSCondition()
-    private var state: BoardState
-    private let store: BoardStore
-    private var limit: RateLimit
-    private var readLimit: RateLimit
-    /// One bucket for the whole room (one key): wrong codes from any address.
-    private var wrongCodes: RateLimit
-    private var closed = false
-    /// How many pages are waiting for a change right now (tests wait for one before posting).
-    private var waiting = 0
-    /// The same, per client address.
-    private var waitingFrom: [String: Int] = [:]
-    /// Where learners reach the server, as the server printed it ("http://192.168.1.23:8080"):
-    /// the empty board shows the command to join with it. Nil: the address the page was asked at.
-    private var learnerURL: String?
+    /// What changes: read and written only inside `room.withLock`.
+    private struct Room {
+        var state: BoardState
+        let store: BoardStore
+        var limit: RateLimit
+        var readLimit: RateLimit
+        /// One bucket for the whole room (one key): wrong codes from any address.
+        var wrongCodes: RateLimit
+        var closed = false
+        /// How many pages are waiting for a change right now (tests wait for one before posting).
+        var waiting = 0
+        /// The same, per client address.
+        var waitingFrom: [String: Int] = [:]
+        /// Where learners reach the server, as the server printed it ("http://192.168.1.23:8080"):
+        /// the empty board shows the command to join with it. Nil: the address the page was asked at.
+        var learnerURL: String?
+    }
+    private let room: Watched<Room>
     private let wallClock: @Sendable () -> Double
     let onEvent: (@Sendable (String) -> Void)?
 
@@ -89,7 +92,7 @@ public final class RoomBoard: @unchecked Sendable {
             throw BoardRefusal(
                 "a room code is 6 to 12 letters and digits, without 0, 1, I, L and O (got '\(code)')")
         }
-        store = try BoardStore(path: databasePath)
+        let store = try BoardStore(path: databasePath)
         self.code = try store.roomCode(
             proposed: code.flatMap(RoomCode.normalized) ?? RoomCode.random(), replace: code != nil)
         self.exercises = exercises
@@ -97,41 +100,33 @@ public final class RoomBoard: @unchecked Sendable {
         self.settings = settings
         self.wallClock = wallClock
         self.onEvent = onEvent
-        limit = RateLimit(burst: settings.burst, perSecond: settings.reportsPerSecond)
-        readLimit = RateLimit(burst: settings.readBurst, perSecond: settings.readsPerSecond)
-        wrongCodes = RateLimit(burst: settings.wrongCodeBurst, perSecond: settings.wrongCodesPerSecond)
-        state = BoardState(exercises: exercises)
+        var state = BoardState(exercises: exercises)
         for row in try store.all() { state.apply(row.report, name: row.name, checkedAt: row.checkedAt) }
+        room = Watched(
+            Room(
+                state: state, store: store,
+                limit: RateLimit(burst: settings.burst, perSecond: settings.reportsPerSecond),
+                readLimit: RateLimit(burst: settings.readBurst, perSecond: settings.readsPerSecond),
+                wrongCodes: RateLimit(burst: settings.wrongCodeBurst, perSecond: settings.wrongCodesPerSecond)))
     }
 
     /// Wakes every waiting page; they answer at once from now on.
-    public func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func locked<R>(_ body: () throws -> R) rethrows -> R {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body()
-    }
+    public func close() { room.withLock { $0.closed = true } }
 
     // MARK: Reading
 
     public func snapshot() -> BoardSnapshot {
         let now = wallClock()
-        return locked { state.snapshot(now: now) }
+        return room.withLock { $0.state.snapshot(now: now) }
     }
 
-    public var version: Int { locked { state.version } }
+    public var version: Int { room.withLock { $0.state.version } }
 
     /// Reports kept in the database.
-    public func keptReports() throws -> Int { try locked { try store.count() } }
+    public func keptReports() throws -> Int { try room.withLock { try $0.store.count() } }
 
     /// Pages waiting for a change right now.
-    public var waitingPages: Int { locked { waiting } }
+    public var waitingPages: Int { room.withLock { $0.waiting } }
 
     /// The board once its version is past `after`, or when `seconds` passed (or it closed, or
     /// the client went away: `clientIsGone` is asked every `goneCheckSeconds`). At once when
@@ -141,38 +136,33 @@ public final class RoomBoard: @unchecked Sendable {
         clientIsGone: () -> Bool = { false }
     ) -> BoardSnapshot {
         let deadline = monotonicSeconds() + min(max(seconds, 0), settings.maxWaitSeconds)
-        condition.lock()
-        defer { condition.unlock() }
-        let mine = waitingFrom[address, default: 0]
-        guard state.version <= after, !closed, mine < settings.maxWaitingPerAddress,
-            waiting < settings.maxWaitingPages
-        else { return state.snapshot(now: wallClock()) }
-        waiting += 1
-        waitingFrom[address] = mine + 1
-        condition.broadcast()  // for `wait(timeout:until:)`: a page is waiting now
-        while state.version <= after, !closed {
-            let now = monotonicSeconds()
-            if now >= deadline { break }
-            // A slice at a time: a client that went away is noticed within one.
-            let slice = Date(timeIntervalSinceNow: min(deadline - now, settings.goneCheckSeconds))
-            if !condition.wait(until: slice), clientIsGone() { break }
+        let now = wallClock()
+        let atOnce = room.withLock { room -> BoardSnapshot? in
+            let mine = room.waitingFrom[address, default: 0]
+            guard room.state.version <= after, !room.closed, mine < settings.maxWaitingPerAddress,
+                room.waiting < settings.maxWaitingPages
+            else { return room.state.snapshot(now: now) }
+            room.waiting += 1  // `withLock` wakes `wait(timeout:until:)`: a page is waiting now
+            room.waitingFrom[address] = mine + 1
+            return nil
         }
-        waiting -= 1
-        let left = waitingFrom[address, default: 1] - 1
-        waitingFrom[address] = left > 0 ? left : nil
-        condition.broadcast()
-        return state.snapshot(now: wallClock())
+        if let atOnce { return atOnce }
+        // A slice at a time: a client that went away is noticed within one.
+        while monotonicSeconds() < deadline {
+            let slice = min(deadline - monotonicSeconds(), settings.goneCheckSeconds)
+            if room.wait(timeout: slice, until: { $0.state.version > after || $0.closed }) || clientIsGone() { break }
+        }
+        return room.withLock { room in
+            room.waiting -= 1
+            let left = room.waitingFrom[address, default: 1] - 1
+            room.waitingFrom[address] = left > 0 ? left : nil
+            return room.state.snapshot(now: wallClock())
+        }
     }
 
     /// Waits until `condition` holds for the board or `timeout` passes; whether it holds. For tests.
     public func wait(timeout: Double, until predicate: (_ version: Int, _ waitingPages: Int) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(state.version, waiting) {
-            if !condition.wait(until: deadline) { return predicate(state.version, waiting) }
-        }
-        return true
+        room.wait(timeout: timeout) { predicate($0.state.version, $0.waiting) }
     }
 
     // MARK: Writing
@@ -188,7 +178,7 @@ public final class RoomBoard: @unchecked Sendable {
     func take(_ batch: BoardBatch, from address: String, isJoin: Bool) -> Outcome {
         guard RoomCode.normalized(batch.code) == code else {
             let now = monotonicSeconds()
-            if case .refused(let first) = locked({ wrongCodes.take("room", now: now) }) {
+            if case .refused(let first) = room.withLock({ $0.wrongCodes.take("room", now: now) }) {
                 if first {
                     onEvent?(localized("board: too many wrong room codes in the room: answering 429 for a while"))
                 }
@@ -211,48 +201,47 @@ public final class RoomBoard: @unchecked Sendable {
             }
         }
         let now = wallClock()
-        return locked {
-            if !state.knows(name), state.learnerCount >= settings.maxLearners {
+        return room.withLock { room in  // `withLock` then wakes the pages waiting for a change
+            if !room.state.knows(name), room.state.learnerCount >= settings.maxLearners {
                 return .refused(status: 403, reason: "the board is full: \(settings.maxLearners) learners")
             }
             if let unknown = reports.first(where: {
-                !state.accepts(exercise: $0.exercise, maxColumns: settings.maxColumns)
+                !room.state.accepts(exercise: $0.exercise, maxColumns: settings.maxColumns)
             }) {
                 return .refused(status: 400, reason: "there is no exercise '\(unknown.exercise)' on this board")
             }
             let rows = reports.map { BoardStore.Row(name: name, report: $0, checkedAt: now - $0.ageSeconds) }
             let added: [BoardStore.Row]
-            do { added = try store.append(rows, receivedAt: now, address: address) } catch {
+            do { added = try room.store.append(rows, receivedAt: now, address: address) } catch {
                 return .refused(status: 500, reason: "the board could not keep the report: \(error)")
             }
-            for row in added { state.apply(row.report, name: row.name, checkedAt: row.checkedAt) }
-            condition.broadcast()
-            return .accepted(name: name, count: rows.count, version: state.version)
+            for row in added { room.state.apply(row.report, name: row.name, checkedAt: row.checkedAt) }
+            return .accepted(name: name, count: rows.count, version: room.state.version)
         }
     }
 
     /// Whether `address` may send one more request now.
     func allow(_ address: String) -> RateLimit.Answer {
         let now = monotonicSeconds()
-        return locked { limit.take(address, now: now) }
+        return room.withLock { $0.limit.take(address, now: now) }
     }
 
     /// Whether `address` may read the board (the page, its files, its JSON) once more now.
     func allowRead(_ address: String) -> RateLimit.Answer {
         let now = monotonicSeconds()
-        return locked { readLimit.take(address, now: now) }
+        return room.withLock { $0.readLimit.take(address, now: now) }
     }
 
     // MARK: Where learners join
 
     /// Tells the board where learners reach the server (e.g. "http://192.168.1.23:8080", as the
     /// server printed it): the empty board shows `workshop join` with it and the room code.
-    public func setLearnerURL(_ url: String) { locked { learnerURL = url } }
+    public func setLearnerURL(_ url: String) { room.withLock { $0.learnerURL = url } }
 
     /// The command a learner types to join, with the address learners reach the server at: the
     /// one set with `setLearnerURL`, else `pageURL` (where the page was asked for).
     func joinCommand(pageURL: String) -> String {
-        let url = locked { learnerURL } ?? pageURL
+        let url = room.withLock { $0.learnerURL } ?? pageURL
         return "swift run workshop join \(url) --name YOUR-NAME --code \(code)"
     }
 }
