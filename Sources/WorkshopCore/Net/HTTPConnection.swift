@@ -17,6 +17,8 @@ public final class HTTPConnection {
     private var fd: Int32
     /// Read from the socket and not yet part of an answer: the start of the next one.
     private var buffer: [UInt8] = []
+    /// Where each read lands before it joins `buffer`.
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
     /// Connects to `host:port` (an IPv4 address or a host name) within `limits.connectSeconds`,
     /// or by `deadline` (`monotonicSeconds()`) if that is sooner.
@@ -141,9 +143,9 @@ public final class HTTPConnection {
     /// closed (or reset) the connection.
     private func fill(atMost count: Int) throws(HTTPClient.Failure) -> Bool {
         guard fd >= 0 else { return false }
-        var chunk = [UInt8](repeating: 0, count: min(count, 64 * 1024))
+        let room = min(count, chunk.count)
         while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, room, 0) }
             if n > 0 {
                 buffer += chunk[0..<n]
                 return true
