@@ -16,7 +16,9 @@ import WorkshopCore
 ///
 /// Observing: Linux has no KVO you can subscribe to, so results are delivered through
 /// `onFinish` (exactly once, on a URLSession or queue thread) and the `completionBlock`.
-// @unchecked: `lock` guards `state`, `claimed`, `task` and `outcome`; `onFinish` and `gauge` are set before the operation is queued and only read after
+// @unchecked: Foundation's `Operation` is Sendable the unchecked way, and Swift asks every subclass to say so
+// again. `lock` guards `state`, `claimed`, `task` and `outcome`; `onFinish` and `gauge` are set before the
+// operation is queued and only read after.
 public class FetchOperation: Operation, @unchecked Sendable {
     /// Only ever moves forward: ready -> executing -> finished, or ready -> finished.
     enum State: Int { case ready, executing, finished }
@@ -144,7 +146,7 @@ public class FetchOperation: Operation, @unchecked Sendable {
 /// The article's way of using the hook: a subclass overrides `parseResponseBody`. This one
 /// only makes sure the body is JSON before anyone parses it, so a wrong answer (an HTML
 /// error page from a proxy, say) fails the fetch itself, with a clear reason.
-// @unchecked: no state of its own; FetchOperation's lock guards the rest
+// @unchecked: restated, as for every `Operation` subclass; no state of its own, FetchOperation's lock guards the rest
 public final class JSONFetchOperation: FetchOperation, @unchecked Sendable {
     override public func parseResponseBody(_ body: FetchedBody) throws(FetchError) {
         try body.requireJSON()

@@ -10,7 +10,8 @@ import WorkshopCore
 ///
 /// This is an ordinary synchronous operation: the queue runs `main()` on one of its threads
 /// and counts it finished when `main()` returns, so it needs none of FetchOperation's state.
-// @unchecked: `stored` is a Locked; `source` and `parse` are constants; `onFinish` is set before the operation is queued
+// @unchecked: restated, as for every `Operation` subclass (see FetchOperation). `stored` is a Locked;
+// `source` and `parse` are constants; `onFinish` is set before the operation is queued.
 public final class ParseOperation<Output: Sendable>: Operation, @unchecked Sendable {
     public let source: FetchOperation
     private let parse: @Sendable (FetchedBody) throws -> Output

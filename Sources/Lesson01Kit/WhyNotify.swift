@@ -4,7 +4,8 @@ import WorkshopCore
 /// Why FetchOperation announces its state changes: the same asynchronous operation without
 /// `willChangeValue` / `didChangeValue`. Its state is right when read, but nobody is told
 /// it changed, and the queue only looks when told. Run `lesson01 --show-hang` to see it.
-final class SilentOperation: Operation, @unchecked Sendable {  // @unchecked: `state` is a Locked
+// @unchecked: restated, as for every `Operation` subclass (see FetchOperation); `state` is a Locked
+final class SilentOperation: Operation, @unchecked Sendable {
     private let state = Locked((started: false, finished: false))  // set on two threads
     /// Signalled once the operation has (silently) finished, so the demo knows when to look.
     let finishedSignal = DispatchSemaphore(value: 0)

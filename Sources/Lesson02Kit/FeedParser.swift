@@ -93,10 +93,16 @@ public enum FeedParser {
 /// its stream a piece at a time and reports elements as it goes. So the chunks go into a pipe,
 /// and a small parser thread runs `XMLParser` on the pipe's other end: `append` never parses,
 /// it only writes, so the network thread stays free for the next callback.
-// @unchecked: the write end and `writerClosed` are touched only on the network thread; the parser thread only reads; `aborted` is a Locked
-final class StreamingFeedParser: @unchecked Sendable {
+///
+/// Sendable, checked: `append`, `finish` and `abort` come from the network thread, the parser
+/// thread only reads the pipe, and what both look at (`aborted`, `writerClosed`) is a Locked.
+final class StreamingFeedParser: Sendable {
+    private struct Ends {
+        var aborted = false
+        var writerClosed = false
+    }
     private let pipe = Pipe()
-    private let aborted = Locked(false)
+    private let ends = Locked(Ends())
 
     /// `onItem` runs on the parser thread for each item of `url`'s feed; `onEnd` once, after the last one.
     init(
@@ -104,7 +110,7 @@ final class StreamingFeedParser: @unchecked Sendable {
         onEnd: @escaping @Sendable (Result<Int, FetchError>) -> Void
     ) {
         let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
-        let thread = Thread { [pipe, aborted] in
+        let thread = Thread { [pipe, ends] in
             let stream = InputStream(fileAtPath: path)
             guard let stream else {
                 onEnd(.failure(.transport("the parser cannot open its pipe at \(path)", url: url.absoluteString)))
@@ -112,9 +118,9 @@ final class StreamingFeedParser: @unchecked Sendable {
             }
             let parser = XMLParser(stream: stream)
             let outcome = FeedXMLDelegate.run(parser, url: url) { item in
-                if aborted.current { parser.abortParsing() } else { onItem(item) }
+                if ends.current.aborted { parser.abortParsing() } else { onItem(item) }
             }
-            if !aborted.current { onEnd(outcome) }
+            if !ends.current.aborted { onEnd(outcome) }
             // A parser that stopped early (bad XML) reads no more, but the download goes on:
             // keep reading to the end, so that the writer never blocks on a full pipe.
             _ = try? pipe.fileHandleForReading.readToEnd()
@@ -125,11 +131,9 @@ final class StreamingFeedParser: @unchecked Sendable {
 
     // `append`, `finish` and `abort` are called on the network thread only: one writer.
 
-    private var writerClosed = false
-
     /// Hands the parser the next chunk.
     func append(_ chunk: Data) {
-        guard !writerClosed, !aborted.current else { return }
+        guard ends.withLock({ !$0.aborted && !$0.writerClosed }) else { return }
         try? pipe.fileHandleForWriting.write(contentsOf: chunk)
     }
 
@@ -138,15 +142,17 @@ final class StreamingFeedParser: @unchecked Sendable {
 
     /// Gives up: no more items or end report will come.
     func abort() {
-        aborted.withLock { $0 = true }
+        ends.withLock { $0.aborted = true }
         closeWriter()
     }
 
     /// Closing the write end is the parser's end of file. Only once: a second close could hit
     /// another file that has reused the descriptor number.
     private func closeWriter() {
-        guard !writerClosed else { return }
-        writerClosed = true
-        try? pipe.fileHandleForWriting.close()
+        let wasClosed = ends.withLock { ends in
+            defer { ends.writerClosed = true }
+            return ends.writerClosed
+        }
+        if !wasClosed { try? pipe.fileHandleForWriting.close() }
     }
 }

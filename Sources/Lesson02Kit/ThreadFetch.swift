@@ -31,8 +31,10 @@ public struct FetchCallbacks: Sendable {
 /// delegate queue. So this bridge takes each delegate call there and posts it to the network
 /// thread. If the thread has stopped, the post is refused: the event is dropped and the task
 /// cancelled, so nothing of this fetch ever runs after `stop()`.
-// @unchecked: `state` is a Locked; the rest is immutable
-public final class ThreadFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+///
+/// Sendable, checked: every stored property is a Sendable constant; what changes is in `state`
+/// (a Locked).
+public final class ThreadFetch: NSObject, URLSessionDataDelegate, Sendable {
     public let url: URL
     private let thread: RunLoopThread
     private let callbacks: FetchCallbacks

@@ -11,7 +11,7 @@ import WorkshopCore
 /// program gets a pseudo-terminal of its own, so it draws its live table as it would at the
 /// instructor's prompt, yet can never change the instructor's terminal settings; without a
 /// terminal it writes into a pipe (plain lines). Stdin is /dev/null: the keys stay the presenter's.
-final class LiveRun: @unchecked Sendable {  // @unchecked: `stopped` is Locked; the rest is set in init
+final class LiveRun: Sendable {
     enum End: Equatable {
         case exited(Int32)
         case signaled(Int32)
@@ -25,7 +25,9 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `stopped` is Locked; 
     private let relayed = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
     /// Our end of the pseudo-terminal or pipe; -1 when the program did not start.
-    private var reading: Int32 = -1
+    private let reading: Int32
+    /// Why the program did not start; nil when it did.
+    private let failure: String?
 
     /// Starts `binary arguments`; `columns` is the width it may draw in.
     init(_ binary: String, _ arguments: [String], columns: Int) {
@@ -38,6 +40,7 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `stopped` is Locked; 
         process.terminationHandler = { [exited] _ in exited.signal() }
         guard let (ours, theirs) = Self.channel(terminal: isatty(STDOUT_FILENO) == 1) else {
             failure = localized("no pseudo-terminal or pipe to run it in")
+            reading = -1
             return
         }
         let handle = FileHandle(fileDescriptor: theirs, closeOnDealloc: false)
@@ -49,14 +52,14 @@ final class LiveRun: @unchecked Sendable {  // @unchecked: `stopped` is Locked; 
             close(theirs)
             close(ours)
             failure = "\(error)"
+            reading = -1
             return
         }
         close(theirs)  // the program holds it now: when it ends, our reads end
         reading = ours
+        failure = nil
         Thread.detachNewThread { [self] in relay() }
     }
-
-    private var failure: String?
 
     /// A pseudo-terminal (for a terminal) or a pipe: (our end, the program's end), both closed on exec of anything else.
     static func channel(terminal: Bool) -> (Int32, Int32)? {

@@ -57,7 +57,7 @@ public struct Stall: Sendable, Equatable {
 /// `_dispatch_assert_queue_fail` under the Screen call that was made off the main queue.
 /// Nothing here is drawn at the moment it changes: changes are drawn at the next frame,
 /// and a busy main thread means no frame, which is the whole point of the lessons.
-public final class Screen: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
+public final class Screen {
     public let title: String
     public let table = TableView()
     public var status = "" {

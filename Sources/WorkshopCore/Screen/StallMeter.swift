@@ -4,7 +4,7 @@ import Dispatch
 /// every 16 ms (one frame at 60 fps); when the main thread is busy, the tick comes late.
 /// The longest gap between ticks is the worst freeze the user saw ("max stall"); each
 /// whole frame that passed without a tick is a dropped frame.
-public final class StallMeter: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
+public final class StallMeter {
     public let frameSeconds: Double
     private var timer: DispatchSourceTimer?
     private var lastTick = 0.0

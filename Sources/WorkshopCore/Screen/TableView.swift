@@ -94,9 +94,10 @@ public final class TableView: @unchecked Sendable {  // @unchecked: confined to 
     func changed(_ event: ScreenEvent) { onChange?(event) }
 }
 
-/// A reusable cell: a handle on whichever row it shows *now* (see `TableView`).
-public final class TableCell: @unchecked Sendable {  // @unchecked: confined to the main queue (requireMainQueue)
-    private weak var table: TableView?
+/// A reusable cell: a handle on whichever row it shows *now* (see `TableView`). Sendable,
+/// checked: it holds only constants; what it shows is the table's, on the main queue.
+public final class TableCell: Sendable {
+    private weak let table: TableView?
     private let slot: Int
 
     init(table: TableView, slot: Int) {
