@@ -20,7 +20,7 @@ extension LessonContract {
         ],
         help: ["Items to fetch after logging in (1-100).", "async let"],
         japaneseHelp: [
-            "オペレーションキュー: ログインしてユーザーを取得し", "元になった記事: 「NSOperation を使って外部 API から非同期に結果を取得してみる」",
+            "オペレーションキュー: ログインしてユーザを取得し", "元になった記事: 「NSOperation を使って外部 API から非同期に結果を取得してみる」",
             "ログインのあとに取得するアイテムの数です(1〜100)", "実行するバリアント: no-thread", "フィクスチャサーバが各レスポンスを返す前に待つ秒数です(0〜60、既定 0.15)",
         ],
         // Every fault hits the login first; nothing that needs its token is sent after it.

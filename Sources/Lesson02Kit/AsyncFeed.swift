@@ -244,12 +244,10 @@ actor FeedItemParser {
             let parser = XMLParser(data: frame + pending)
             _ = parser.parse()
             if let error = parser.parserError {
-                let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
-                let why = "not well-formed XML (\(place)): \(FeedXMLDelegate.reason(error))"
+                let why = FeedXMLDelegate.notWellFormed(parser, FeedXMLDelegate.reason(error))
                 return .failure(.malformed(why, url: url.absoluteString))
             }
-            return count > 0
-                ? .success(count) : .failure(.malformed("a feed without <item> elements", url: url.absoluteString))
+            return count > 0 ? .success(count) : .failure(.malformed(FeedXMLDelegate.notAFeed, url: url.absoluteString))
         }
     }
 

@@ -40,11 +40,12 @@ extension LessonContract {
                 // truncated one arrives as a short body, which the parser finds cut off.
                 "corrupt-gzip": "corrupt gzip", "truncated-gzip": "not well-formed XML",
             ],
+            japaneseCauses: ["malformed": ["XML が", "列目で壊れています"], "truncated-gzip": ["XML が", "列目で壊れています"]],
             firstPath: "/feed.xml", faultsNamePath: true),
         cancel: ["--no-compare", "--cancel-after", "0.1"],
         japanese: [
             JapaneseRun([
-                "レッスン 02: ランループのスレッド", "no-thread: フィード全体をメインスレッドでダウンロードし", "threaded: ネットワークスレッド。ずっと先に発火する待機用タイマー",
+                "レッスン 02: ランループのスレッド", "no-thread: フィード全体をメインスレッドでダウンロードし", "threaded: ネットワークスレッド。ずっと先に発火する待機用タイマ",
                 "threaded-after-download: ネットワークスレッド", "spin-no-source: ネットワークスレッド。ソースが付いていないので",
                 "spin-past-deadline: ネットワークスレッド。期限がもう過ぎているので", "async: 自前のスレッドはありません", "時間の使われ方",
                 "マシン: ", "指標", "ランループのスレッドでは最初のアイテムが", "ダウンロードが終わってからパースすると", "ソースのないループは",

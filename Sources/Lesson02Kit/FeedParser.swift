@@ -50,23 +50,30 @@ final class FeedXMLDelegate: NSObject, XMLParserDelegate {
         let succeeded = parser.parse()
         // On Linux `parse()` returns true for a document that simply stops (a cut-off download),
         // with `parserError` set: so the error, not the return value, is the verdict.
-        let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
-        if let error = parser.parserError { return malformed("not well-formed XML (\(place)): \(reason(error))") }
-        guard succeeded else { return malformed("not well-formed XML (\(place)): the parser gave up") }
-        return delegate.count > 0 ? .success(delegate.count) : malformed("a feed without <item> elements")
+        if let error = parser.parserError { return malformed(notWellFormed(parser, reason(error))) }
+        guard succeeded else { return malformed(notWellFormed(parser, localized("the parser gave up"))) }
+        return delegate.count > 0 ? .success(delegate.count) : malformed(notAFeed)
     }
+
+    /// Why a body is not a feed, in the program's language (FetchError shows it as it is):
+    /// "not well-formed XML (line 493, column 32): the document ends before ...".
+    static func notWellFormed(_ parser: XMLParser, _ reason: String) -> String {
+        localized("not well-formed XML (line %1$d, column %2$d): %3$@", parser.lineNumber, parser.columnNumber, reason)
+    }
+
+    static var notAFeed: String { localized("a feed without <item> elements") }
 
     /// Words for libxml2's error codes. Linux gives them without a message, and its
     /// `XMLParser.ErrorCode` enum is numbered one off from libxml2's codes (measured: rawValue 5
     /// is `invalidHexCharacterRefError`), so the numbers are matched here directly.
     static func reason(_ error: Error) -> String {
         switch (error as NSError).code {
-        case 4: "the document is empty"
-        case 5: "the document ends before its elements are closed (cut off?)"
-        case 73: "a tag is not closed with '>'"
-        case 76: "a closing tag does not match its opening tag"
-        case 77: "the document ends inside an element (cut off?)"
-        case let code: "libxml2 error \(code)"
+        case 4: localized("the document is empty")
+        case 5: localized("the document ends before its elements are closed (cut off?)")
+        case 73: localized("a tag is not closed with '>'")
+        case 76: localized("a closing tag does not match its opening tag")
+        case 77: localized("the document ends inside an element (cut off?)")
+        case let code: localized("libxml2 error %d", code)
         }
     }
 }

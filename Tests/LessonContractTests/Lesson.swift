@@ -80,10 +80,11 @@ struct Lesson: Sendable {
         return "the \(list) variant" + (names.count == 1 ? " failed" : "s failed")
     }
 
-    /// The usage error on stderr (its first line, less ArgumentParser's "Error: ").
+    /// The usage error on stderr (its first line, less ArgumentParser's "Error: ", in Japanese "エラー: ").
     static func usageError(_ stderr: String) -> String {
         let line = stderr.split(separator: "\n").first.map(String.init) ?? ""
-        return line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line
+        guard let prefix = ["Error: ", "エラー: "].first(where: { line.hasPrefix($0) }) else { return line }
+        return String(line.dropFirst(prefix.count))
     }
 
     /// A Japanese locale, as a Japanese learner's shell has it.

@@ -134,7 +134,7 @@ final class WorkshopJapaneseOutputSlowTests: WorkshopJapaneseOutputCase {
             let verify = try run(["verify", exercise.id], asking)
             XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
             XCTAssertTrue(
-                verify.stdout.contains("verify: 演習 \(exercise.id) は未解答で配布され、模範解答は合格します"), verify.stdout)
+                verify.stdout.contains("verify: 演習 \(exercise.id) は未解答で配布され、解答例は合格します"), verify.stdout)
             XCTAssertEqual(Self.english(in: verify.stdout + "\n" + verify.stderr), [], "\(asking): verify")
         }
     }

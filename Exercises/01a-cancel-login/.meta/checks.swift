@@ -18,9 +18,9 @@ public enum Exercise01aChecks {
 
     // The checks, in the order they report: each declared once, in both languages.
     static let fetchedSideBySide = Check(
-        "the user and the items are fetched side by side", ja: "ユーザーとアイテムを並行して取得する",
+        "the user and the items are fetched side by side", ja: "ユーザとアイテムを並行して取得する",
         wanted: "after login, the user and the items requests in flight at the same time",
-        ja: "ログインのあと、ユーザーとアイテムのリクエストが同時に実行中になる", hint: 1)
+        ja: "ログインのあと、ユーザとアイテムのリクエストが同時に実行中になる", hint: 1)
     static let shownOnceUncancelled = Check(
         "without a cancel, the account is shown once", ja: "キャンセルしなければ、アカウントが 1 回だけ表示される",
         wanted: "show(user: \"Aiko\", items: [\"tea\", \"rice\", \"fan\"]) once, and no error",
@@ -231,10 +231,10 @@ public enum Exercise01aChecks {
         var result = check.result(
             false,
             wanted: localized(
-                "a cancel while the user or items request is in flight", ja: "ユーザーかアイテムのリクエストの実行中にキャンセルする"),
+                "a cancel while the user or items request is in flight", ja: "ユーザかアイテムのリクエストの実行中にキャンセルする"),
             got: localized(
                 "showAccount never started the user or items request (or ended first), so nothing was cancelled",
-                ja: "showAccount がユーザーやアイテムのリクエストを始めなかった（か、先に終わった）ので、何もキャンセルされませんでした"))
+                ja: "showAccount がユーザやアイテムのリクエストを始めなかった（か、先に終わった）ので、何もキャンセルされませんでした"))
         result.hint = 1
         return result
     }

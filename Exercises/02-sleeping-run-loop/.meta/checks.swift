@@ -40,8 +40,8 @@ public enum Exercise02Checks {
 
     // The checks, in the order they report: each declared once, in both languages.
     static let jobsInOrder = Check(
-        "jobs run on the worker thread, in order", ja: "ジョブがワーカースレッドで、投げた順に動く",
-        wanted: "100 jobs, all on the worker thread, in the order posted", ja: "100 個のジョブがすべてワーカースレッドで、投げた順に動く",
+        "jobs run on the worker thread, in order", ja: "ジョブがワーカスレッドで、投げた順に動く",
+        wanted: "100 jobs, all on the worker thread, in the order posted", ja: "100 個のジョブがすべてワーカスレッドで、投げた順に動く",
         hint: 2)
     static let idleSleeps = Check(
         "the idle thread sleeps", ja: "仕事のないスレッドは眠る",
@@ -98,7 +98,7 @@ public enum Exercise02Checks {
                         format: "%1$@, %2$@, %3$@", ja: "%1$@、%2$@、%3$@",
                         localized(count: runs.count, "%d job", "%d jobs", ja: "ジョブ %d 個"),
                         oneOtherThread
-                            ? localized("one worker thread", ja: "ワーカースレッドは 1 つ")
+                            ? localized("one worker thread", ja: "ワーカスレッドは 1 つ")
                             : localized("on several threads", ja: "複数のスレッドで実行"),
                         runs.map(\.index) == Array(0..<100)
                             ? localized("in order", ja: "順番どおり") : localized("out of order", ja: "順番が違います"))
@@ -117,7 +117,7 @@ public enum Exercise02Checks {
         let idleTime = before.flatMap { b in after.map { $0 - b } }
         var idle = idleSleeps.result(
             (idleTime?.runnable ?? .infinity) < idleRunnableShare * idleSeconds,
-            got: idleTime.map(describe) ?? localized("the worker did not answer", ja: "ワーカーが応答しませんでした"))
+            got: idleTime.map(describe) ?? localized("the worker did not answer", ja: "ワーカが応答しませんでした"))
         // A worker that did not answer is stuck in its run loop: hint 3 is about when the loop returns.
         if idleTime == nil { idle.hint = 3 }
         results.append(idle)

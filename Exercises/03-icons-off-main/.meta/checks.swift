@@ -28,7 +28,7 @@ public enum Exercise03Checks {
         wanted: "all \(rows) rows with an icon within 10 s", ja: "10 秒以内に \(rows) 行すべてにアイコンが付く", hint: 2)
     static let rightRows = Check(
         "icons land on the right rows after a reload", ja: "リロード後もアイコンが正しい行に付く",
-        wanted: "each row shows its own user's icon", ja: "どの行にも、その行のユーザーのアイコンが表示される", hint: 3)
+        wanted: "each row shows its own user's icon", ja: "どの行にも、その行のユーザのアイコンが表示される", hint: 3)
     public static let all = [fetchesOffMain, neverHangs, everyIcon, rightRows]
 
     /// Runs every check against `loadIcons`. Call on the main thread (it runs the main run loop).
@@ -109,7 +109,7 @@ public enum Exercise03Checks {
                 hang < Hang.seconds,
                 got: localized(
                     format: "a worst freeze of %.2f s, %.2f s beyond the %.2f s of the machine with no work",
-                    ja: "最悪のフリーズは %1$.2f 秒で、何もしていないときのマシンの %3$.2f 秒を %2$.2f 秒上回りました",
+                    ja: "最大フリーズは %1$.2f 秒で、何もしていないときのマシンの %3$.2f 秒を %2$.2f 秒上回りました",
                     meter.maxStallSeconds, hang, control)),
             everyIcon.result(
                 arrived,

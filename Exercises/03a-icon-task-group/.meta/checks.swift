@@ -39,9 +39,9 @@ public enum Exercise03aChecks {
         wanted: "every setIcon call on the main actor, on the main thread",
         ja: "setIcon の呼び出しがすべてメインアクター上、メインスレッドで行われる", hint: 3)
     static let sameRowsAsSerial = Check(
-        "the same rows as the serial loader", ja: "順番に読み込むローダーと同じ行になる",
+        "the same rows as the serial loader", ja: "順番に読み込むローダと同じ行になる",
         wanted: "the rows the loader as shipped shows: the broken icon's row (6) empty, the others set",
-        ja: "配布時のローダーと同じ行: 壊れたアイコンの行（6）は空、ほかはセット済み", hint: 4)
+        ja: "配布時のローダと同じ行: 壊れたアイコンの行（6）は空、ほかはセット済み", hint: 4)
     public static let all = [
         fetchesWidthAtOnce, neverMoreThanWidth, everyIconOnItsRow, setOnMainThread, sameRowsAsSerial,
     ]

@@ -130,22 +130,22 @@ public enum Exercise04aChecks {
         "a corrupt body throws and hands over no broken record", ja: "壊れたボディはエラーを投げ、壊れたレコードを渡さない",
         wanted:
             "16 bytes in the middle overwritten: append or finish throws, and the reader throws after whole records only",
-        ja: "真ん中の 16 バイトを上書きしたボディで append か finish がエラーを投げ、リーダーは完全なレコードだけを渡してからエラーを投げる", hint: 4)
+        ja: "真ん中の 16 バイトを上書きしたボディで append か finish がエラーを投げ、リーダは完全なレコードだけを渡してからエラーを投げる", hint: 4)
     static let truncatedThrows = Check(
         "a truncated body is an error at finish", ja: "途中で切れたボディは finish でエラーになる",
         wanted:
             "the body cut at 2/3: finish throws (the gzip trailer never came), and the reader throws after whole records only",
-        ja: "2/3 で切れたボディで finish がエラーを投げ（gzip のトレーラーが来ていない）、リーダーは完全なレコードだけを渡してからエラーを投げる", hint: 2)
+        ja: "2/3 で切れたボディで finish がエラーを投げ（gzip のトレーラが来ていない）、リーダは完全なレコードだけを渡してからエラーを投げる", hint: 2)
     static let afterTrailer = Check(
         "a second gzip member is decoded, other bytes after the trailer throw",
-        ja: "2 つ目の gzip メンバーは展開し、トレーラーのあとのほかのバイトはエラーになる",
+        ja: "2 つ目の gzip メンバは展開し、トレーラのあとのほかのバイトはエラーになる",
         wanted: String(
             format:
                 "the body as two gzip members (RFC 1952) in one chunk, a chunk each and %1$d-byte chunks: the body (%2$d bytes) and its %3$d records; %4$d bytes of text after the trailer, in its chunk or the next: append or finish throws, and the reader throws after whole records only",
             chunkSize, body.count, lines.count, GzipBodies.afterTrailer.count),
         ja: String(
             format:
-                "ボディを 2 つの gzip メンバー（RFC 1952）にして 1 チャンク、メンバーごとに 1 チャンク、%1$d バイトずつで渡すと、ボディ（%2$d バイト）と %3$d レコードになる。トレーラーのあとに %4$d バイトのテキストが同じチャンクか次のチャンクで来ると、append か finish がエラーを投げ、リーダーは完全なレコードだけを渡してからエラーを投げる",
+                "ボディを 2 つの gzip メンバ（RFC 1952）にして 1 チャンク、メンバごとに 1 チャンク、%1$d バイトずつで渡すと、ボディ（%2$d バイト）と %3$d レコードになる。トレーラのあとに %4$d バイトのテキストが同じチャンクか次のチャンクで来ると、append か finish がエラーを投げ、リーダは完全なレコードだけを渡してからエラーを投げる",
             chunkSize, body.count, lines.count, GzipBodies.afterTrailer.count),
         hint: 2)
     static let cancelStops = Check(
@@ -247,7 +247,7 @@ public enum Exercise04aChecks {
         let twoMembers = made.members.reduce([], +)
         let memberSplits: [(String, [[UInt8]])] = [
             (localized("in one chunk", ja: "1 チャンクで"), [twoMembers]),
-            (localized("a chunk per member", ja: "メンバーごとに 1 チャンク"), made.members),
+            (localized("a chunk per member", ja: "メンバごとに 1 チャンク"), made.members),
             (
                 localized(format: "chunks of %d bytes", ja: "%d バイトずつのチャンク", chunkSize),
                 GzipBodies.split(twoMembers, every: chunkSize)
@@ -260,7 +260,7 @@ public enum Exercise04aChecks {
         }
         let membersRead = await readFeed(read, GzipBodies.split(twoMembers, every: chunkSize))
         let garbageSplits: [(String, [[UInt8]])] = [
-            (localized("in the trailer's chunk", ja: "トレーラーと同じチャンクで"), [gzip + GzipBodies.afterTrailer]),
+            (localized("in the trailer's chunk", ja: "トレーラと同じチャンクで"), [gzip + GzipBodies.afterTrailer]),
             (localized("in a chunk of its own", ja: "次のチャンクで"), chunks + [GzipBodies.afterTrailer]),
         ]
         var garbageDecodes: [(String, GzipDecoded)] = []
@@ -297,12 +297,12 @@ public enum Exercise04aChecks {
             corruptThrows.result(
                 corruptDecode.isFailure && corruptRead.error != nil && corruptRead.onlyWholeRecords(of: lines),
                 got: localized(
-                    format: "decoder: %1$@; reader: %2$@", ja: "デコーダ: %1$@。リーダー: %2$@",
+                    format: "decoder: %1$@; reader: %2$@", ja: "デコーダ: %1$@。リーダ: %2$@",
                     describe(corruptDecode, wanted: body), corruptRead.describe(wanted: lines))),
             truncatedThrows.result(
                 cutDecode.isFailure && cutRead.error != nil && cutRead.onlyWholeRecords(of: lines),
                 got: localized(
-                    format: "decoder: %1$@; reader: %2$@", ja: "デコーダ: %1$@。リーダー: %2$@",
+                    format: "decoder: %1$@; reader: %2$@", ja: "デコーダ: %1$@。リーダ: %2$@",
                     describe(cutDecode, wanted: body),
                     cutRead.describe(wanted: lines))),
             afterTrailer.result(
@@ -310,7 +310,7 @@ public enum Exercise04aChecks {
                 got: localized(
                     format:
                         "two members: decoder: %1$@; reader: %2$@. Text after the trailer: decoder: %3$@; reader: %4$@",
-                    ja: "2 つのメンバー: デコーダ: %1$@。リーダー: %2$@。トレーラーのあとのテキスト: デコーダ: %3$@。リーダー: %4$@",
+                    ja: "2 つのメンバ: デコーダ: %1$@。リーダ: %2$@。トレーラのあとのテキスト: デコーダ: %3$@。リーダ: %4$@",
                     wrongMembers ?? describe(.success(body), wanted: body), membersRead.describe(wanted: lines),
                     ignored.map {
                         "\($0.0): "

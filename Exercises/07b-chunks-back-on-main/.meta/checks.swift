@@ -43,7 +43,7 @@ enum Exercise07bChecks {
         wanted:
             "cancelled as chunk \(shownChunk) is shown, then (in a new run) while row \(measuredRow), in chunk \(measuredChunk), is measured: measureAll() returns, nothing shown after the cancel, no row of a later chunk measured",
         ja:
-            "チャンク \(shownChunk) を表示したところで、また（新しい実行で）チャンク \(measuredChunk) の行 \(measuredRow) を測っている最中にキャンセルすると、measureAll() は戻り、キャンセルのあとには何も表示せず、後のチャンクの行も測らない",
+            "2 回キャンセルする（チャンク \(shownChunk) を表示した直後と、別の実行でチャンク \(measuredChunk) の行 \(measuredRow) を測っている最中）。どちらでも measureAll() が戻り、キャンセルのあとは何も表示せず、後のチャンクの行も測らない",
         hint: 4)
     static let all = [measuresOffMain, everyChunkShown, stopsWhenCancelled]
 

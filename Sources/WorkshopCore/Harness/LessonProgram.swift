@@ -73,6 +73,10 @@ extension LessonProgram where Kind == Variant {
 }
 
 extension LessonProgram {
+    /// What ArgumentParser writes before the failure line on stderr, in the program's language
+    /// ("エラー: " in Japanese; "Error: " with `--json`, whose failures stay English).
+    public static var _errorPrefix: String { localized("Error: ") }
+
     public static var number: String { contract.number }
     public static var title: String { contract.title }
 
