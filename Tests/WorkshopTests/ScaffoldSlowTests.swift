@@ -228,6 +228,7 @@ final class ScaffoldSlowTests: XCTestCase {
         XCTAssertTrue(english.contains("swift run lesson\(lesson.number)\n"))
         XCTAssertTrue(japanese.contains("swift run lesson\(lesson.number)\n"))
         let rules = JapaneseTermTests.termTable(try JapaneseTexts.text(JapaneseTexts.glossary)).rules
+        let programEnglish = try JapaneseQuotedOutputTests.programEnglish()
         let folder = "Exercises/" + exercise.folder
         for path in [
             "Lessons/ja/" + lesson.textName, "Lessons/docc/ja/lesson\(lesson.number).tutorial",
@@ -235,6 +236,8 @@ final class ScaffoldSlowTests: XCTestCase {
             folder + "/hints.ja.md",
         ] {
             XCTAssertEqual(JapaneseTermTests.findings(in: try text(path), path: path, rules: rules), [])
+            XCTAssertEqual(
+                JapaneseQuotedOutputTests.findings(in: try text(path), path: path, english: programEnglish), [])
         }
         for path in ["Sources/Lesson\(lesson.number)Kit", "Sources/lesson\(lesson.number)"] {
             let strings = try text(path + "/Resources/ja.lproj/Localizable.strings")
