@@ -36,7 +36,7 @@ final class PresentTmuxSlowTests: XCTestCase {
             screen: .init(
                 step: { "ステップ \($0) /" }, takeaway: "┌─ まとめ", stopped: "実行を止めました",
                 lessonsOwn: "指標", lessonStarted: "画像用キュー 4 本", lessonsFirstLine: "公開タイムラインの投稿",
-                programsTakeaways: ["キューでネットワークが速くなったわけではなく", "比べるにはすべてのバリアントを実行してください"]))
+                programsTakeaways: ["キューでネットワークが速くなったわけではありません", "比べるにはすべてのバリアントを実行してください"]))
     }
 
     /// What the test looks for on the screen, per language.
