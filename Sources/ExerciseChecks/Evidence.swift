@@ -27,8 +27,7 @@ public enum Hang {
 /// The checks' fake networks use it to hold an answer until the evidence they look for has
 /// happened ("both requests started", "all callers arrived"): then a correct program shows it
 /// however slow the machine is, and a wrong one only costs the timeout, once.
-// @unchecked: every stored property is touched only through `state` (a Locked).
-public final class AsyncGate: @unchecked Sendable {
+public final class AsyncGate: Sendable {
     private struct State {
         var open = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -99,8 +98,7 @@ public final class AsyncGate: @unchecked Sendable {
 /// thread that asked is the main thread waiting for that answer: then the block cannot run
 /// until the answer is sent. No stopwatch decides it: on a busy machine the block runs later,
 /// but it runs; only a main thread that waits for the answer keeps it from running at all.
-// @unchecked: the verdicts are in `seen` (a Locked).
-public final class MainQueueProbe: @unchecked Sendable {
+public final class MainQueueProbe: Sendable {
     public struct Verdict: Sendable, Equatable {
         public var path: String
         /// The main thread ran the block while the request waited for its answer.

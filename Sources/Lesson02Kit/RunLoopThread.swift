@@ -13,8 +13,12 @@ import WorkshopCore
 ///
 /// `stop()` closes the inbox (later posts are dropped and reported), lets the loop end, and
 /// waits until the thread has really exited.
-// @unchecked: what other threads touch is in `inbox` (a Locked); `keepAlive`, `stopping` and `exitBlocks` are touched only on the thread itself; `thread` only by the owner that calls start() and stop()
-public final class RunLoopThread: @unchecked Sendable {
+///
+/// `Sendable` as the compiler checks it: what other threads touch is in `inbox`, a lock; what
+/// only the thread touches is in `own`, a lock no other thread takes (so it never waits); and
+/// the keep-alive timer, which is not `Sendable`, is in the thread's own `threadDictionary`,
+/// which only code running on the thread reaches.
+public final class RunLoopThread: Sendable {
     /// What the loop cost, read after the thread has finished.
     public struct Stats: Sendable {
         /// CPU time the thread used (CLOCK_THREAD_CPUTIME_ID, read on the thread).
@@ -35,25 +39,33 @@ public final class RunLoopThread: @unchecked Sendable {
     private struct Inbox {
         var blocks: [(posted: Double, block: @Sendable () -> Void)] = []
         var runLoop: SharedRunLoop?
+        /// `start()` was called.
+        var launched = false
+        /// The thread's `threadID`, set on the thread once it runs.
+        var threadID: UInt?
         var open = false
         var finished = false
         var dropped = 0
         var stats = Stats()
     }
 
+    /// What only the thread itself touches.
+    private struct Own {
+        /// Set by `stop()`'s block: the `while` loop ends at its next turn.
+        var stopping = false
+        /// What `atExit` registered, run when the loop ends.
+        var exitBlocks: [@Sendable () -> Void] = []
+    }
+
     public let name: String
     public let style: LoopStyle
     /// Guards everything other threads may touch: the queue of blocks, the run loop handle, the stats.
     private let inbox = Locked(Inbox())
+    private let own = Locked(Own())
+    /// The keep-alive timer's key in the thread's `threadDictionary`.
+    private static let keepAliveKey = "RunLoopThread.keepAlive"
     private let started = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
-    private var thread: Thread?
-    private var threadID: pthread_t?
-
-    // Touched only on the thread itself:
-    private var keepAlive: Timer?
-    private var stopping = false
-    private var exitBlocks: [() -> Void] = []
 
     public init(name: String = "network-thread", style: LoopStyle = .keepAlive) {
         self.name = name
@@ -64,7 +76,7 @@ public final class RunLoopThread: @unchecked Sendable {
     public func start() {
         let thread = Thread { [self] in main() }
         thread.name = name
-        self.thread = thread
+        inbox.withLock { $0.launched = true }
         thread.start()
         // A new thread is running within microseconds; 10 s means something is badly wrong.
         let began = started.wait(timeout: .now() + 10)
@@ -73,8 +85,8 @@ public final class RunLoopThread: @unchecked Sendable {
 
     /// True when called on this thread (callbacks use it to prove where they run).
     public var isCurrent: Bool {
-        guard let id = inbox.withLock({ _ in threadID }) else { return false }
-        return pthread_equal(id, pthread_self()) != 0
+        guard let id = inbox.withLock({ $0.threadID }) else { return false }
+        return id == Self.threadID
     }
 
     /// Hands `block` to the thread. Returns false (and drops the block) once the thread is stopping.
@@ -100,27 +112,44 @@ public final class RunLoopThread: @unchecked Sendable {
     @discardableResult
     public func stop(timeout: Double = 5) -> Bool {
         precondition(!isCurrent, "stop() waits for \(name) to exit; call it from another thread")
-        let accepted = post { [self] in
-            stopping = true
+        let accepted = post { [own] in
+            own.withLock { $0.stopping = true }
             // With `.distantFuture`, `run(mode:before:)` returns only once the mode has no
             // source left: removing the keep-alive timer is what lets the loop end.
-            keepAlive?.invalidate()
+            (Thread.current.threadDictionary[Self.keepAliveKey] as? Timer)?.invalidate()
         }
-        inbox.withLock { $0.open = false }
-        guard accepted || thread != nil else { return true }
+        let launched = inbox.withLock { state in
+            state.open = false
+            return state.launched
+        }
+        guard accepted || launched else { return true }
         if exited.wait(timeout: .now() + timeout) == .timedOut { return false }
         exited.signal()  // let a second stop() return at once
         return true
     }
 
     /// Registers cleanup to run on the thread when its loop ends (call on the thread).
-    public func atExit(_ block: @escaping () -> Void) {
+    public func atExit(_ block: @escaping @Sendable () -> Void) {
         precondition(isCurrent, "atExit is for code running on \(name)")
-        exitBlocks.append(block)
+        own.withLock { $0.exitBlocks.append(block) }
+    }
+
+    /// The calling thread's `pthread_self()` as a number, which may be kept under a lock: a
+    /// `pthread_t` is a number on Linux and a pointer on Apple platforms (two are the same thread
+    /// when they are equal, which is what `pthread_equal` compares in glibc).
+    private static var threadID: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
     }
 
     public var isFinished: Bool { inbox.withLock { $0.finished } }
     public var stats: Stats { inbox.withLock { $0.stats } }
+
+    /// Whether `stop()`'s block has run: the `while` loop's condition.
+    private var stopping: Bool { own.withLock { $0.stopping } }
 
     // MARK: On the thread
 
@@ -132,12 +161,12 @@ public final class RunLoopThread: @unchecked Sendable {
             // something to wait for and sleeps instead of returning.
             let timer = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
             runLoop.add(timer, forMode: .default)
-            keepAlive = timer
+            Thread.current.threadDictionary[Self.keepAliveKey] = timer
         }
         inbox.withLock { state in
             state.runLoop = SharedRunLoop(runLoop)
             state.open = true
-            threadID = pthread_self()
+            state.threadID = Self.threadID
         }
         started.signal()
 
@@ -155,8 +184,12 @@ public final class RunLoopThread: @unchecked Sendable {
 
         // Close the inbox first, so that nothing the cleanup triggers can still be posted.
         inbox.withLock { $0.open = false }
+        let exitBlocks = own.withLock { own in
+            defer { own.exitBlocks.removeAll() }
+            return own.exitBlocks
+        }
         for block in exitBlocks { block() }
-        exitBlocks.removeAll()
+        Thread.current.threadDictionary[Self.keepAliveKey] = nil
         let cpu = threadCPUSeconds() - cpuAtStart
         inbox.withLock { state in
             state.open = false
