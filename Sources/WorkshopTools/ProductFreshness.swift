@@ -70,6 +70,26 @@ public enum ProductFreshness {
         try? FileManager.default.setAttributes([.modificationDate: start], ofItemAtPath: file.path)
     }
 
+    /// The objects SwiftPM linked into `product` (`<bin>/<product>.product/Objects.LinkFileList`),
+    /// nil when there is no list (never linked, or SwiftPM keeps it elsewhere).
+    static func linkedObjects(of product: String, binDirectory: URL) -> [String]? {
+        let list = binDirectory.appendingPathComponent("\(product).product/Objects.LinkFileList")
+        guard let linked = try? String(contentsOf: list, encoding: .utf8) else { return nil }
+        return linked.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'\" ")) }
+    }
+
+    /// The modules linked into `product`, by name ("Lesson03Kit", "WorkshopCore", and the
+    /// dependencies' modules): each object's folder is its module's (`<bin>/Lesson03Kit.build/`).
+    /// Nil when there is no link list.
+    public static func linkedModules(of product: String, binDirectory: URL) -> Set<String>? {
+        linkedObjects(of: product, binDirectory: binDirectory).map { objects in
+            Set(
+                objects.map { ($0 as NSString).deletingLastPathComponent }.filter { $0.hasSuffix(".build") }.map {
+                    String(($0 as NSString).lastPathComponent.dropLast(".build".count))
+                })
+        }
+    }
+
     static func stamp(of product: String, binDirectory: URL) -> URL {
         binDirectory.appendingPathComponent("workshop-builds/\(product)")
     }
@@ -98,15 +118,12 @@ public enum ProductFreshness {
             bundles = ((try? files.contentsOfDirectory(atPath: binDirectory.path)) ?? []).filter {
                 $0.hasSuffix(".resources")
             }
-            let list = binDirectory.appendingPathComponent("\(product).product/Objects.LinkFileList")
-            guard let linked = try? String(contentsOf: list, encoding: .utf8) else {
+            guard let linked = ProductFreshness.linkedObjects(of: product, binDirectory: binDirectory) else {
                 folders = all.map { sources.appendingPathComponent($0) }
                 return
             }
             // ".../debug/Lesson03Kit.build/TimelineRun.swift.o": the folder holds the module's map.
-            objects = linked.split(separator: "\n").map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
-            }
+            objects = linked
             let root = packageRoot.standardizedFileURL.path + "/"
             var targets = Set<String>()
             for build in Set(objects.map { ($0 as NSString).deletingLastPathComponent }) where build.hasSuffix(".build")

@@ -49,10 +49,13 @@ public struct Toolchain: Sendable {
         return nil
     }
 
+    /// The library's product in Package.swift: what `swift build --product` builds.
+    public static let supportProduct = "ExerciseSupport"
+
     #if os(macOS)
-        public static let supportLibraryName = "libExerciseSupport.dylib"
+        public static let supportLibraryName = "lib\(supportProduct).dylib"
     #else
-        public static let supportLibraryName = "libExerciseSupport.so"
+        public static let supportLibraryName = "lib\(supportProduct).so"
     #endif
 
     /// The library every driver links.

@@ -9,7 +9,7 @@ import WorkshopTools
 /// `workshop present` applies to a lesson's program: `ProductFreshness`), and builds it
 /// quietly when it is not.
 enum SupportLibrary {
-    static let product = "ExerciseSupport"
+    static let product = Toolchain.supportProduct
 
     /// Set (to 1) by tests and CI that have built it already: a `swift test` run holds the
     /// build folder's lock, so a `swift build` started from inside it would wait forever.

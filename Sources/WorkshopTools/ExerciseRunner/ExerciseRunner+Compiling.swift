@@ -65,7 +65,7 @@ extension ExerciseRunner {
         case .checks:
             let bin = toolchain.binDirectory.path
             arguments += moduleSearchPaths
-            arguments += ["-L", bin, "-lExerciseSupport", "-Xlinker", "-rpath", "-Xlinker", bin]
+            arguments += ["-L", bin, "-l" + Toolchain.supportProduct, "-Xlinker", "-rpath", "-Xlinker", bin]
             if toolchain.threadSanitizer { arguments.append("-sanitize=thread") }
         case .threadSanitizedWorkload:
             arguments += ["-sanitize=thread", "-D", "WORKLOAD_ONLY"]
@@ -173,18 +173,22 @@ extension ExerciseRunner {
         }
     }
 
-    /// What a driver was compiled against, by content: the module files of every module in the
-    /// support library (ExerciseChecks, WorkshopCore, the lessons' kits) and the system
-    /// libraries' module maps. A relink that changes nothing a driver sees (same bytes, new
-    /// time) keeps every build; a change to a module's declarations makes new ones. A changed
-    /// function body alone needs none: the driver loads the library anew each run.
+    /// What a driver was compiled against, by content: the module files of the modules linked
+    /// into the support library (SwiftPM's link list of `ExerciseSupport`, the list
+    /// `ProductFreshness` reads: ExerciseChecks, WorkshopCore, WorkshopServer, the lessons' kits,
+    /// not the template lesson's) and the system libraries' module maps. Without the list, every
+    /// module in the build folder: a compile too many rather than a stale build. A relink that
+    /// changes nothing a driver sees (same bytes, new time) keeps every build; a change to a
+    /// module's declarations makes new ones. A changed function body alone needs none: the
+    /// driver loads the library anew each run.
     var libraryStamp: String {
         let modules = toolchain.binDirectory.appendingPathComponent("Modules")
+        let linked = ProductFreshness.linkedModules(
+            of: Toolchain.supportProduct, binDirectory: toolchain.binDirectory)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: modules.path)) ?? []
         var files = names.filter { name in
-            name == "ExerciseChecks.swiftmodule" || name == "WorkshopCore.swiftmodule"
-                || name == "WorkshopServer.swiftmodule"
-                || (name.hasPrefix("Lesson") && name.hasSuffix("Kit.swiftmodule"))
+            guard name.hasSuffix(".swiftmodule") else { return false }
+            return linked?.contains(String(name.dropLast(".swiftmodule".count))) ?? true
         }.sorted().map { modules.appendingPathComponent($0).path }
         if files.isEmpty { files = [toolchain.supportLibrary.path] }  // another layout: the library itself
         files += toolchain.moduleMapDirectories.map { $0 + "/module.modulemap" }
