@@ -4,19 +4,22 @@ import Foundation
 import WorkshopCore
 import WorkshopTools
 
-/// `workshop sync`: for instructors and maintainers. Writes what the exercises' checks declare
-/// (each check's name and what it wants, in English and Japanese, in `.meta/*.swift`) into
-/// the files that repeat it: `.meta/exercise.json`'s check names and the check tables of
-/// README.md and README.ja.md; and each exercise's title (the catalog's, one per language)
-/// and their count wherever the texts say them; and each learner's file, as it is in the tree,
-/// to its copy as shipped in `.meta/shipped` (what `reset` restores: an author's change to the
-/// file as shipped takes effect here). With `--check`, changes nothing and exits 1 if a file differs.
+/// `workshop sync`: for instructors and maintainers. Writes what is derived from each
+/// exercise's declared checks and files, so that nobody copies it by hand: from the checks in
+/// `.meta/*.swift` (compiled with the reference, asked with `--list-checks`), `.meta/exercise.json`'s
+/// check names and the check tables of README.md and README.ja.md (`ExerciseSync`); from the
+/// exercise's files, exercise.json's hint count, and `failsAsShipped` and `uses` when they no
+/// longer hold (`DerivedEntries`); from the catalog, the titles and their count wherever the
+/// texts say them (`CatalogTexts`); and each learner's file, as it is in the tree, to its copy as
+/// shipped in `.meta/shipped` (what `reset` restores: an author's change to the file as shipped
+/// takes effect here). With `--check`, changes nothing and exits 1 if a file differs.
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: localized(
-            "For maintainers: write every exercise's check names and README check tables from its declared checks."),
+            "For maintainers: write what each exercise's declared checks and files decide (check names, README check tables, .meta/shipped)."
+        ),
         discussion: localized(
-            "It also copies each exercise's file, as it is now, to .meta/shipped: the file as shipped, which `reset` restores. Run it after changing a file as shipped; in a learner's copy it would make the learner's work the file as shipped."
+            "From the checks declared in .meta, compiled with the reference: exercise.json's check names and the READMEs' check tables. From the exercise's files: exercise.json's hint count, and failsAsShipped and uses when they no longer hold (a check they name is gone, a name they use is no longer declared). From the catalog: the titles and their count wherever the texts say them. And each exercise's file, as it is now, copied to .meta/shipped: the file as shipped, which `reset` restores. Run it after changing a file as shipped; in a learner's copy it would make the learner's work the file as shipped."
         ))
 
     @Argument(
