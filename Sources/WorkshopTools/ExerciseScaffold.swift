@@ -173,8 +173,7 @@ public struct ExerciseScaffold: Sendable {
             `compile_flags.txt` から同じ設定を読みます)。Swift 6.2 と 6.3 では、指定しない限りどちらも無効です。Xcode 26 の
             ビルド設定「Approachable Concurrency」は、新しく作ったアプリのプロジェクトでこの 2 つを有効にします(そうした
             プロジェクトは既定のアクター分離も `MainActor` にすることが多いのですが、このパッケージはそうしていません)。
-            この設定では `nonisolated` の async 関数は呼び出し元のアクターで動き、そういう関数をアクターの外へ出すのが
-            `@concurrent` です。子タスクと `Task.detached` は、これまでどおり呼び出し元のアクターの外で動きます。
+            この設定で何が変わるかは、各レッスンの「Approachable Concurrency を有効にすると」の節にあります。
 
             """
             : """
@@ -182,9 +181,8 @@ public struct ExerciseScaffold: Sendable {
             features, `NonisolatedNonsendingByDefault` and `InferIsolatedConformances` (the editor reads the
             same from this folder's `compile_flags.txt`). Swift 6.2 and 6.3 leave them off unless asked;
             Xcode 26's "Approachable Concurrency" setting turns them on in the app projects it creates (such
-            a project usually also makes `MainActor` the default isolation; this package does not). With
-            them, a `nonisolated` async function runs on its caller's actor, and `@concurrent` is how such a
-            function leaves it; child tasks and `Task.detached` still run off the caller's actor.
+            a project usually also makes `MainActor` the default isolation; this package does not). What they
+            change is in each lesson's section "With Approachable Concurrency on".
 
             """
     }
