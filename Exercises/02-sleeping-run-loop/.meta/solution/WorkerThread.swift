@@ -25,9 +25,11 @@ final class WorkerThread: RunLoopWorker, @unchecked Sendable {
         keepAlive = timer
     }
 
-    /// One trip around the loop: runs whatever is due (the jobs' wake-up timers), then returns.
+    /// One call into the loop, for the thread's whole life: it sleeps in the kernel and runs each
+    /// job's wake-up timer as it fires.
     override func runOnce() {
-        // Sleeps until something is due; returns only when the mode has no source left.
+        // A timer that fires does not end this call: it returns when the mode has no source or
+        // timer left (or at the date, never here), that is once `loopWillEnd()` drops the keep-alive.
         _ = RunLoop.current.run(mode: .default, before: .distantFuture)
     }
 
