@@ -1,29 +1,30 @@
+import Foundation
 import Lesson04Kit
 import LessonTestSupport
+import Testing
 import WorkshopCore
 import WorkshopServer
-import XCTest
 
 /// `TimedDownload.download`, the async form the async variant awaits: cancelling the task
 /// cancels the request, whether it is in flight or not yet started. Every wait is bounded by
 /// the request's own timeout (30 s), far above what a prompt cancel takes.
-final class AsyncDownloadTests: XCTestCase {
-    func testCancellingTheTaskCancelsADownloadInFlight() async throws {
+@Suite struct AsyncDownloadTests {
+    @Test func cancellingTheTaskCancelsADownloadInFlight() async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.server.setFault(.stall, forPathPrefix: XMLAPIs.catalog.path)
         let url = server.endpoint.url(XMLAPIs.catalog.path)
         let task = Task { await download(url) }
         // Cancel once the server has the request: the client is then waiting for its answer.
-        XCTAssertTrue(server.server.waitForStats(timeout: 10) { $0.requests >= 1 }, "the request never arrived")
+        try #require(await waitUntil { server.server.stats.requests >= 1 }, "the request never arrived")
         let clock = Stopwatch()
         task.cancel()
         let result = await task.value
-        XCTAssertEqual(result.failureDescription, FetchError.cancelled(url: url.absoluteString).description)
-        XCTAssertLessThan(clock.elapsed, requestTimeout / 4, "the cancel was not prompt")
+        #expect(result.failureDescription == FetchError.cancelled(url: url.absoluteString).description)
+        #expect(clock.elapsed < requestTimeout / 4, "the cancel was not prompt")
     }
 
-    func testADownloadInACancelledTaskNeverStarts() async throws {
+    @Test func aDownloadInACancelledTaskNeverStarts() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let url = server.endpoint.url(XMLAPIs.friends.path)
@@ -32,17 +33,17 @@ final class AsyncDownloadTests: XCTestCase {
             return await download(url)
         }
         let result = await task.value
-        XCTAssertEqual(result.failureDescription, FetchError.cancelled(url: url.absoluteString).description)
-        XCTAssertEqual(server.server.stats.requests, 0, "a cancelled task sent a request")
+        #expect(result.failureDescription == FetchError.cancelled(url: url.absoluteString).description)
+        #expect(server.server.stats.requests == 0, "a cancelled task sent a request")
     }
 
-    func testAnUncancelledDownloadIsTheDocument() async throws {
+    @Test func anUncancelledDownloadIsTheDocument() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let timing = try await download(server.endpoint.url(XMLAPIs.statuses.path)).get()
-        XCTAssertEqual(Array(timing.body), XMLAPIs.statuses.body())
-        XCTAssertEqual(timing.contentEncoding, "gzip")
-        XCTAssertLessThanOrEqual(timing.responseAt, timing.dataAt)
+        #expect(Array(timing.body) == XMLAPIs.statuses.body())
+        #expect(timing.contentEncoding == "gzip")
+        #expect(timing.responseAt <= timing.dataAt)
     }
 }
 

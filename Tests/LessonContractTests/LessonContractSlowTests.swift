@@ -6,8 +6,9 @@ import WorkshopCore
 /// The slow part of the lesson contract (`LessonContractTests`): every `--variant` choice, the
 /// Japanese locale and the contract's other Japanese runs, `--json` in Japanese, and for a
 /// network lesson a silent server and every fault. The slow tier (its name ends in SlowTests):
-/// CI runs it by name; one test at a time, as its timing bounds want the cores.
-@Suite(.serialized) struct LessonContractSlowTests {
+/// CI runs it by name; one test at a time, and with the machine's turn (`.machineTurn`) for the
+/// whole suite, as its bounds in seconds and its worst freezes want the cores.
+@Suite(.serialized, .machineTurn) struct LessonContractSlowTests {
     @Test("--variant makes the runs of the variants it names, in order", arguments: Lesson.all)
     func variantChoices(_ name: String) throws {
         let lesson = try Lesson(name)

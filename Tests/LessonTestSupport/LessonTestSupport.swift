@@ -156,3 +156,37 @@ public func firstPassing<T>(tries: Int = 3, passes: (T) -> Bool, _ attempt: () t
     for _ in 1..<max(1, tries) where !passes(result) { result = try attempt() }
     return result
 }
+
+extension VariantRun {
+    /// The lanes the run's spans were recorded in, but for the spans named in `names` (the
+    /// controller's own "show" or "reload", on main in every variant). Evidence no load can
+    /// fake: synchronous work (`Trace.measure`) that ran on main is recorded on "main" whatever
+    /// lane its code names, however late the machine ran it.
+    public func lanes(excluding names: Set<String> = []) -> Set<String> {
+        Set(trace.recorded.filter { !names.contains($0.name) }.map(\.lane))
+    }
+}
+
+/// Checks `condition` every few milliseconds until it holds or `timeout` seconds pass, and says
+/// whether it held. For an async test waiting on something nobody signals (a server's counter):
+/// it sleeps between checks instead of holding a thread of the pool that the awaited work needs.
+public func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = monotonicSeconds() + timeout
+    while !condition() {
+        if monotonicSeconds() >= deadline { return false }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return true
+}
+
+extension VariantRun {
+    /// Whether this run kept the main thread far freer than `blocking`, which did the job on it:
+    /// a worst freeze and a first content each under a quarter of its, and fewer frames dropped.
+    /// What a pair test retries a busy machine's run on (`firstPassing`): another program holding
+    /// main's core for a moment only ever lengthens a freeze.
+    public func keptMainFarFreer(than blocking: VariantRun) -> Bool {
+        screen.maxStallSeconds < 0.25 * blocking.screen.maxStallSeconds
+            && (screen.firstContentSeconds ?? .infinity) < 0.25 * (blocking.screen.firstContentSeconds ?? 0)
+            && screen.droppedFrames < blocking.screen.droppedFrames
+    }
+}

@@ -1,16 +1,20 @@
 import Foundation
-import Lesson06Kit
 import LessonTestSupport
 import WorkshopCore
 import XCTest
 
-/// The same save through the three variants, side by side. XCTest, because these runs need the
-/// real main thread and its run loop (Swift Testing runs its tests on other threads, where
-/// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
-/// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-///
-/// What Lesson06PairTests and Lesson06PairSlowTests (the slow tier) share; no tests of its own.
-class Lesson06PairCase: XCTestCase {
+@testable import Lesson06Kit
+
+// XCTest, because every test here runs lesson 06's variants in this process: the harness
+// (`VariantRun.perform`) serves the main queue by turning `RunLoop.main` on the real main
+// thread, which only XCTest gives a test (`MainQueueFactTests`, in LessonContractTests, shows
+// why Swift Testing cannot). What needs no main thread is in the lesson's Swift Testing files.
+
+/// Lesson 06's runs on the main thread: the same save through the three variants, side by side
+/// (`Lesson06PairTests`), and random cancels (`Lesson06CancelSlowTests`); their slow tier. Every
+/// run is bounded by a timeout. XCTest runs each test on the main thread, so a test may step
+/// onto the main actor with `assumeIsolated`. No tests of its own.
+class Lesson06RunCase: XCTestCase {
     var scratch: ScratchFolder!
 
     override func setUpWithError() throws {
@@ -55,7 +59,7 @@ class Lesson06PairCase: XCTestCase {
     }
 }
 
-final class Lesson06PairTests: Lesson06PairCase {
+final class Lesson06PairTests: Lesson06RunCase {
     func testTheMainThreadReadsOnlyWholeBatches() {
         for variant in [Variant.threaded, .async] {
             let saved = run(variant, rows: 40_000, commitLatency: 0)
@@ -160,7 +164,7 @@ final class Lesson06PairTests: Lesson06PairCase {
 }
 
 /// The slow tier (`swift test --filter SlowTests`).
-final class Lesson06PairSlowTests: Lesson06PairCase {
+final class Lesson06PairSlowTests: Lesson06RunCase {
     func testTheThreeVariantsSaveTheSameTablesAndOnlyTheNoThreadOneFreezesTheScreen() throws {
         let plain = run(.noThread)
         XCTAssertNil(plain.failure)
@@ -219,5 +223,34 @@ final class Lesson06PairSlowTests: Lesson06PairCase {
         XCTAssertLessThanOrEqual(
             actor.seconds(.totalSeconds)!, 1.2 * queued.seconds(.totalSeconds)! + 0.2,
             "async total vs threaded total")
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`): what a cancel promises in lesson 06 (see
+/// `Lesson06CancelTests`), at random points from a printed seed (`SAKUSAKU_SEED=N` reruns).
+final class Lesson06CancelSlowTests: Lesson06RunCase {
+    func testRandomCancelPointsCommitAndShowNothingAfterTheCancel() throws {
+        var folder: ScratchFolder?
+        defer { folder?.tearDown() }
+        let found = try randomCancelProblems(
+            "lesson 06 random cancels", Variant.allCases, within: 0...1.5,
+            run: { variant, at in
+                // Each run in a folder of its own.
+                folder?.tearDown()
+                let fresh = try ScratchFolder("lesson06-cancel")
+                folder = fresh
+                var settings = CancelJob.settings
+                settings.cancelAfter = at
+                return MainActor.assumeIsolated { SaveRun.perform(variant, settings: settings, folder: fresh) }
+            },
+            problems: { run, variant in
+                // The no-thread save sees the tap only between two commits: no promptness asked.
+                let committed =
+                    run.seconds(.cancelHandledSeconds) == nil ? 0 : run.count(.rowsCommittedAfterCancel) ?? -1
+                return run.cancelProblems(blocking: variant == .noThread)
+                    + (committed == 0 ? [] : ["\(variant): \(committed) rows committed after the cancel"])
+                    + (try CancelJob.tornFiles(variant, in: try XCTUnwrap(folder)))
+            })
+        XCTAssertEqual(found, [])
     }
 }

@@ -4,23 +4,26 @@ import WorkshopCore
 import WorkshopServer
 import XCTest
 
-/// The same job through the three variants, side by side. XCTest, because these runs need the
-/// real main thread and its run loop (Swift Testing runs its tests on other threads, where
-/// RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest runs each
-/// test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-///
-/// What Lesson04PairTests and Lesson04PairSlowTests (the slow tier) share; no tests of its own.
-class Lesson04PairCase: XCTestCase {
+// XCTest, because every test here runs lesson 04's variants in this process: the harness
+// (`VariantRun.perform`) serves the main queue by turning `RunLoop.main` on the real main
+// thread, which only XCTest gives a test (`MainQueueFactTests`, in LessonContractTests, shows
+// why Swift Testing cannot). What needs no main thread is in the lesson's Swift Testing files.
+
+/// Lesson 04's runs on the main thread: the same job through the three variants, side by side
+/// (`Lesson04PairTests`), and what a cancel promises (`Lesson04CancelTests`); their slow tiers.
+/// Every run is bounded by a timeout. XCTest runs each test on the main thread, so a test may
+/// step onto the main actor with `assumeIsolated`. No tests of its own.
+class Lesson04RunCase: XCTestCase {
     var server: FixtureServer!
     var ledger: WireLedger!
 
     /// A slow link, so that the differences are large against scheduling noise:
     /// identity is about 82 KB in all, gzip about 12 KB.
-    static let knobs = ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 40_000)
+    class var knobs: ServerKnobs { ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 40_000) }
 
     override func setUpWithError() throws {
         ledger = WireLedger()
-        server = FixtureServer(knobs: Self.knobs, onRequest: ledger.record)
+        server = FixtureServer(knobs: type(of: self).knobs, onRequest: ledger.record)
         try server.start()
     }
 
@@ -29,11 +32,14 @@ class Lesson04PairCase: XCTestCase {
     }
 
     /// One variant against the test's server; `requestTimeout` is the lesson's `--timeout`.
-    func run(_ variant: Variant, requestTimeout: Double = 10) -> VariantRun<GzipDetails> {
+    func run(
+        _ variant: Variant, requestTimeout: Double = 10, cancelAfter: Double? = nil, timeout: Double = 60
+    ) -> VariantRun<GzipDetails> {
         let endpoint = FixtureEndpoint(
             baseURL: server.baseURL, server: server, knobs: server.knobs, timeoutSeconds: requestTimeout)
         var settings = GzipRun.Settings()
-        settings.timeoutSeconds = 60
+        settings.timeoutSeconds = timeout
+        settings.cancelAfter = cancelAfter
         let ledger = ledger
         return MainActor.assumeIsolated {
             GzipRun.perform(variant, endpoint: endpoint, ledger: ledger, settings: settings)
@@ -94,7 +100,7 @@ class Lesson04PairCase: XCTestCase {
     }
 }
 
-final class Lesson04PairTests: Lesson04PairCase {
+final class Lesson04PairTests: Lesson04RunCase {
     func testAllThreeVariantsParseTheSameRecords() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
@@ -220,7 +226,7 @@ final class Lesson04PairTests: Lesson04PairCase {
 }
 
 /// The slow tier (`swift test --filter SlowTests`).
-final class Lesson04PairSlowTests: Lesson04PairCase {
+final class Lesson04PairSlowTests: Lesson04RunCase {
     func testThreadedKeepsTheMainThreadFreeAndOverlapsTheDownloads() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
@@ -271,6 +277,74 @@ final class Lesson04PairSlowTests: Lesson04PairCase {
             } else {
                 XCTAssertEqual(server.stats.requests(under: XMLAPIs.catalog.path), 0, "went on after statuses")
             }
+        }
+    }
+}
+
+/// What a cancel promises in lesson 04: no request and no row after the tap (beyond one request
+/// already on its way), the downloads in flight cancelled, and a run that gives up starts no
+/// gzip round. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N` reruns).
+///
+///
+/// What Lesson04CancelTests and Lesson04CancelSlowTests (the slow tier) share; no tests of its own.
+class Lesson04CancelCase: Lesson04RunCase {
+    /// About 0.6 s a round: identity (82 KB) at 200 KB/s, then gzip.
+    override class var knobs: ServerKnobs { ServerKnobs(latencySeconds: 0.05, bandwidthBytesPerSecond: 200_000) }
+
+    func cancelled(_ variant: Variant, at cancelAfter: Double?, timeout: Double = 60) -> VariantRun<GzipDetails> {
+        run(variant, cancelAfter: cancelAfter, timeout: timeout)
+    }
+
+    /// The no-thread variant sees the tap only between two blocking downloads: it is asked to
+    /// show and send nothing after it, not to stop within 1 s.
+    func problems(_ run: VariantRun<GzipDetails>, _ variant: Variant) -> [String] {
+        run.cancelProblems(blocking: variant == .noThread, requestsAtOnce: XMLAPIs.all.count)
+    }
+}
+
+final class Lesson04CancelTests: Lesson04CancelCase {
+    /// Item 4 of the audit: with the answers in hand (downloaded, being parsed, on their way to
+    /// main) when the tap comes, no row is added after it.
+    func testACancelWithAnswersInHandAddsNoRow() {
+        server.knobs.bandwidthBytesPerSecond = 0  // unlimited: the three answers come in together
+        server.knobs.latencySeconds = 0.2
+        for variant in [Variant.threaded, .async] {
+            for at in [0.2, 0.22] {
+                let run = cancelled(variant, at: at)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at \(at) s")
+            }
+        }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson04CancelSlowTests: Lesson04CancelCase {
+    /// Random cancel points over the whole run: before the first request, mid-identity round,
+    /// between the rounds, mid-gzip round.
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
+        let found = randomCancelProblems(
+            "lesson 04 random cancels", Variant.allCases, within: 0...1.2, run: { cancelled($0, at: $1) },
+            problems: problems)
+        XCTAssertEqual(found, [])
+    }
+
+    /// Item 6 of the audit: the threaded variant started its gzip round after the run had given
+    /// up (requests 3 -> 6, rows added on a finished controller). A run that gives up mid-way
+    /// leaves nothing running: no request reaches the server after it has returned.
+    func testARunThatGivesUpLeavesNothingRunning() throws {
+        // Two runs of 0.5 s and their ends: the slow tier.
+        // The identity round takes over a second: the run gives up at 0.5 s, in its middle. A
+        // variant that goes on would finish the round a moment later and start the gzip round.
+        server.knobs.bandwidthBytesPerSecond = 40_000
+        for variant in [Variant.threaded, .async] {
+            let began = monotonicSeconds()
+            let run = cancelled(variant, at: nil, timeout: 0.5)
+            XCTAssertTrue(run.failure?.contains("gave up") == true, "\(variant): \(run.failure ?? "no failure")")
+            // Counted from the moment it gave up (the harness then waits for the work to stop).
+            let gaveUp = began + (run.seconds(.totalSeconds) ?? 0.5)
+            // The gzip round would come here, within about a second of giving up (1.5 s is enough).
+            _ = MainActor.assumeIsolated { MainLoop.run(timeout: 1.5) { false } }
+            XCTAssertEqual(server.requestsReceived(since: gaveUp), 0, "\(variant): requests after giving up")
         }
     }
 }

@@ -4,16 +4,20 @@ import WorkshopCore
 import WorkshopServer
 import XCTest
 
-/// The same three launches through the three variants, side by side. XCTest, because these runs
-/// need the real main thread and its run loop (Swift Testing runs its tests on other threads,
-/// where RunLoop.main's timers never fire); every launch is bounded. XCTest runs each test on
-/// the main thread, so a test may step onto the main actor with `assumeIsolated`.
-///
-/// What Lesson05PairTests and Lesson05PairSlowTests (the slow tier) share; no tests of its own.
-class Lesson05PairCase: XCTestCase {
+// XCTest, because every test here runs lesson 05's variants in this process: the harness
+// (`VariantRun.perform`) serves the main queue by turning `RunLoop.main` on the real main
+// thread, which only XCTest gives a test (`MainQueueFactTests`, in LessonContractTests, shows
+// why Swift Testing cannot). What needs no main thread is in the lesson's Swift Testing files.
+
+/// Lesson 05's runs on the main thread: the same three launches through the three variants,
+/// side by side (`Lesson05PairTests`), and what a cancel promises (`Lesson05CancelTests`); their
+/// slow tiers. Every launch is bounded. XCTest runs each test on the main thread, so a test may
+/// step onto the main actor with `assumeIsolated`. No tests of its own.
+class Lesson05RunCase: XCTestCase {
     var server: TestServer!
     var setup: ShopSetup!
-    static let latency = 0.4
+    /// The server's latency for every request.
+    class var latency: Double { 0.4 }
 
     override func setUpWithError() throws {
         server = try TestServer(latency: Self.latency)
@@ -27,9 +31,9 @@ class Lesson05PairCase: XCTestCase {
         setup.scratch.tearDown()
     }
 
-    func run(_ variant: Variant, setup: ShopSetup? = nil) -> VariantRun<ShopDetails> {
+    func run(_ variant: Variant, setup: ShopSetup? = nil, cancelAfter: Double? = nil) -> VariantRun<ShopDetails> {
         let setup = setup ?? self.setup!
-        return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup) }
+        return MainActor.assumeIsolated { ShopRun.perform(variant, setup: setup, cancelAfter: cancelAfter) }
     }
 
     /// What is wrong with the async launches against the threaded and no-thread ones (empty:
@@ -59,7 +63,7 @@ class Lesson05PairCase: XCTestCase {
     }
 }
 
-final class Lesson05PairTests: Lesson05PairCase {
+final class Lesson05PairTests: Lesson05RunCase {
     func testAllThreeVariantsShowTheSameOrdersOnEveryLaunch() throws {
         let plain = run(.noThread)
         let queued = run(.threaded)
@@ -140,7 +144,7 @@ final class Lesson05PairTests: Lesson05PairCase {
 }
 
 /// The slow tier (`swift test --filter SlowTests`).
-final class Lesson05PairSlowTests: Lesson05PairCase {
+final class Lesson05PairSlowTests: Lesson05RunCase {
     func testThreadedShowsLoadingAtOnceAndKeepsTheMainThreadFree() throws {
         // A long injected latency, so that the no-thread freeze dwarfs any scheduling noise
         // of a busy machine (2 cores shared with other builds) in the threaded one.
@@ -190,5 +194,48 @@ final class Lesson05PairSlowTests: Lesson05PairCase {
                     failed.screen.maxStallSeconds, 0.5 * timeout, "\(variant): the main thread froze while failing")
             }
         }
+    }
+}
+
+/// What a cancel promises in lesson 05: once the user cancels the launch, no request is sent,
+/// no query run for it, and no order shown, even when the orders were downloaded or parsed a
+/// moment before the tap. Cancel points are random, from a printed seed (`SAKUSAKU_SEED=N`).
+///
+/// What Lesson05CancelTests and Lesson05CancelSlowTests (the slow tier) share; no tests of its own.
+class Lesson05CancelCase: Lesson05RunCase {
+    override class var latency: Double { 0.2 }
+
+    /// The no-thread variant sees the tap only between its blocking steps: it is asked to show
+    /// and send nothing after it, not to stop within 1 s.
+    func problems(_ run: VariantRun<ShopDetails>, _ variant: Variant) -> [String] {
+        run.cancelProblems(blocking: variant == .noThread)
+    }
+}
+
+final class Lesson05CancelTests: Lesson05CancelCase {
+    /// Item 4 of the audit: the async launch parsed the orders and showed 12 rows after the
+    /// cancel. Cancels just after the orders' answer is in (the parse under way or done):
+    /// nothing is shown.
+    func testACancelWithTheOrdersInHandShowsNothing() {
+        for variant in [Variant.threaded, .async] {
+            for offset in [0.0, 0.02] {
+                let run = run(variant, cancelAfter: Self.latency + offset)
+                XCTAssertEqual(problems(run, variant), [], "\(variant) cancelled at +\(offset) s")
+            }
+        }
+    }
+}
+
+/// The slow tier (`swift test --filter SlowTests`).
+final class Lesson05CancelSlowTests: Lesson05CancelCase {
+    func testRandomCancelPointsShowAndSendNothingAfterTheCancel() throws {
+        let found = randomCancelProblems(
+            "lesson 05 random cancels", Variant.allCases, within: 0...0.5, run: { run($0, cancelAfter: $1) },
+            problems: { run, variant in
+                // A cancelled launch ends the variant: no relaunch sends anything after it.
+                let relaunched = run.seconds(.cancelHandledSeconds) != nil && run.details.launches.count != 1
+                return problems(run, variant) + (relaunched ? ["\(variant): launched again after a cancel"] : [])
+            })
+        XCTAssertEqual(found, [])
     }
 }

@@ -4,21 +4,31 @@ import XCTest
 
 @testable import Lesson07Kit
 
-/// The same row heights (8,000 for the timing runs) measured the three ways. XCTest, because these
-/// runs need the real main thread and its run loop (Swift Testing runs its tests on other
-/// threads, where RunLoop.main's timers never fire); every run is bounded by a timeout. XCTest
-/// runs each test on the main thread, so a test may step onto the main actor with `assumeIsolated`.
-///
-/// What Lesson07PairTests and Lesson07PairSlowTests (the slow tier) share; no tests of its own.
-class Lesson07PairCase: XCTestCase {
-    func run(_ variant: Variant, rows: Int = 8000, timeout: Double = 120) -> VariantRun<HeightsDetails> {
-        var settings = HeightsRun.Settings(rows: rows, width: 40, chunkSize: 250)
+// XCTest, because every test here runs lesson 07's variants in this process: the harness
+// (`VariantRun.perform`) serves the main queue by turning `RunLoop.main` on the real main
+// thread, which only XCTest gives a test (`MainQueueFactTests`, in LessonContractTests, shows
+// why Swift Testing cannot). What needs no main thread is in the lesson's Swift Testing files.
+
+/// Lesson 07's runs on the main thread: the same row heights (8,000 for the timing runs)
+/// measured the three ways (`Lesson07PairTests`), where an awaited function runs
+/// (`StepIsolationTests`), and random cancels; their slow tiers. Every run is bounded by a
+/// timeout. XCTest runs each test on the main thread, so a test may step onto the main actor
+/// with `assumeIsolated`. No tests of its own.
+class Lesson07RunCase: XCTestCase {
+    func run(
+        _ variant: Variant, rows: Int = 8000, chunkSize: Int = 250, tasks: Int? = nil, timeout: Double = 120,
+        stepIsolation: StepIsolation? = nil, cancelAfter: Double? = nil
+    ) -> VariantRun<HeightsDetails> {
+        var settings = HeightsRun.Settings(rows: rows, width: 40, chunkSize: chunkSize)
+        if let tasks { settings.tasks = tasks }
         settings.timeoutSeconds = timeout
+        settings.stepIsolation = stepIsolation
+        settings.cancelAfter = cancelAfter
         return MainActor.assumeIsolated { HeightsRun.perform(variant, settings: settings) }
     }
 }
 
-final class Lesson07PairTests: Lesson07PairCase {
+final class Lesson07PairTests: Lesson07RunCase {
     func testTheThreeVariantsMeasureTheSameHeights() throws {
         let plain = run(.noThread, rows: 500)
         let queued = run(.threaded, rows: 500)
@@ -30,9 +40,7 @@ final class Lesson07PairTests: Lesson07PairCase {
         XCTAssertEqual(plain.details.heights, queued.details.heights)
         XCTAssertEqual(plain.details.heights, tasks.details.heights)
         // A wider task group measures chunks out of order; the cache puts them in place.
-        var wide = HeightsRun.Settings(rows: 500, width: 40, chunkSize: 30, tasks: 4)
-        wide.timeoutSeconds = 120
-        let widened = MainActor.assumeIsolated { HeightsRun.perform(.async, settings: wide) }
+        let widened = run(.async, rows: 500, chunkSize: 30, tasks: 4)
         XCTAssertNil(widened.failure)
         XCTAssertEqual(plain.details.heights, widened.details.heights)
         // And they are the sizing cell's heights: its lines at 36 cells, 20 points each, plus 20.
@@ -97,7 +105,7 @@ final class Lesson07PairTests: Lesson07PairCase {
 }
 
 /// The slow tier (`swift test --filter SlowTests`).
-final class Lesson07PairSlowTests: Lesson07PairCase {
+final class Lesson07PairSlowTests: Lesson07RunCase {
     func testTheTaskGroupKeepsTheMainThreadAsFreeAsTheQueue() throws {
         let plain = run(.noThread)
         // As above: up to three tries of the two off-main runs together, until the ratios hold.
@@ -148,6 +156,95 @@ final class Lesson07PairSlowTests: Lesson07PairCase {
         }
         // At most the two chunks in hand when the task was cancelled (160 without it).
         XCTAssertLessThanOrEqual(spans.1, spans.0 + 2, "chunks measured after cancelTask()")
+    }
+}
+
+/// Approachable Concurrency's rule, measured (`--step-isolation`): the same chunks measured by a
+/// function the main actor awaits, `nonisolated(nonsending)` (a plain `nonisolated` async function
+/// with `NonisolatedNonsendingByDefault` on, as in this package) or `@concurrent` (the same with it
+/// off), and nothing else changed. The first runs on its caller's actor, main, and freezes the
+/// Screen; the second leaves it. Decided on evidence load cannot fake, where each chunk ran (the
+/// trace records the thread) and which chunks began after a cancel; the worst freezes are
+/// weighed on a job long enough that a busy machine's moments stay small next to it.
+final class StepIsolationTests: Lesson07RunCase {
+    /// The lanes the chunks' measuring was recorded in.
+    func measuringLanes(_ run: VariantRun<HeightsDetails>) -> Set<String> {
+        Set(run.trace.recorded.filter { $0.name.hasPrefix("measure rows") }.map(\.lane))
+    }
+
+    func testNonsendingMeasuresOnMainAndFreezesTenTimesLongerThanConcurrent() throws {
+        // 6,000 rows: seconds of measuring on main, whatever the machine; on a busy one another
+        // program can hold main's core for a moment in the concurrent run, which only ever adds
+        // to its freeze, so it gets up to three tries and the smallest freeze counts.
+        let onCaller = run(.async, rows: 6000, stepIsolation: .nonsending)
+        var tries: [VariantRun<HeightsDetails>] = []
+        repeat {
+            tries.append(run(.async, rows: 6000, stepIsolation: .concurrent))
+        } while tries.count < 3
+            && tries.last.map { 10 * $0.screen.maxStallSeconds > onCaller.screen.maxStallSeconds }
+                == true
+        let concurrent = try XCTUnwrap(tries.min { $0.screen.maxStallSeconds < $1.screen.maxStallSeconds })
+        XCTAssertNil(onCaller.failure)
+        XCTAssertNil(concurrent.failure)
+        // The same job: the same heights, every row measured.
+        XCTAssertEqual(onCaller.details.heights, concurrent.details.heights)
+        XCTAssertEqual(concurrent.details.heights.compactMap { $0 }.count, 6000)
+        // Where it ran: every chunk on main in one, none there in the other.
+        XCTAssertEqual(measuringLanes(onCaller), ["main"], "nonisolated(nonsending) runs on its caller's actor")
+        XCTAssertFalse(measuringLanes(concurrent).isEmpty)
+        XCTAssertFalse(measuringLanes(concurrent).contains("main"), "@concurrent leaves the main actor")
+        // What the Screen felt: the worst freeze, at least ten times longer on the caller's actor.
+        let frozen = onCaller.screen.maxStallSeconds
+        let free = concurrent.screen.maxStallSeconds
+        XCTAssertGreaterThanOrEqual(
+            frozen, 10 * free,
+            "worst freeze: nonsending \(frozen) s, concurrent \(tries.map(\.screen.maxStallSeconds)) s")
+        let hang = ScreenMetrics.hangSeconds
+        XCTAssertGreaterThan(
+            onCaller.screen.stalls.filter { $0.seconds >= hang }.count, 0, "a freeze that long is a hang")
+        XCTAssertEqual(
+            concurrent.screen.stalls.filter { $0.seconds >= 10 * hang }.count, 0, "@concurrent: no freeze of seconds")
+    }
+
+    /// Cancelled at random points (seeded, `SAKUSAKU_SEED=N` reruns), either way: no chunk is
+    /// shown after the tap, and none begins after it but the one in hand (already on its way to
+    /// the task pool when main handled the tap). Counted in chunks, not seconds: on a busy
+    /// machine the chunk in hand can take a while, and that is the machine, not the code. The
+    /// nonsending run never lets main see the tap before it is done (it blocks, as the no-thread
+    /// variant does), so it begins nothing after it either.
+    func testRandomCancelPointsShowNothingAfterTheCancel() throws {
+        let found = randomCancelProblems(
+            "lesson 07 step isolation random cancels", StepIsolation.allCases, tries: 2, within: 0...0.4,
+            run: { isolation, at in
+                run(.async, rows: 2000, chunkSize: 100, timeout: 60, stepIsolation: isolation, cancelAfter: at)
+            },
+            problems: { run, _ in
+                run.cancelProblems(blocking: true) + Self.chunksBegunAfterTheCancel(run, allowed: 1)
+            })
+        XCTAssertEqual(found, [])
+    }
+
+    /// The chunks whose measuring began after main handled the tap, if more than `allowed` did
+    /// (empty: at most that many, or the run had ended before the tap).
+    static func chunksBegunAfterTheCancel(_ run: VariantRun<HeightsDetails>, allowed: Int) -> [String] {
+        guard let handled = run.seconds(.cancelHandledSeconds) else { return [] }
+        let tap = run.traceOffset + handled
+        let begun = run.trace.recorded.filter { $0.name.hasPrefix("measure rows") && $0.start > tap }
+        return begun.count <= allowed ? [] : ["\(run.name): \(begun.map(\.name)) began after the cancel"]
+    }
+}
+
+/// What a cancel promises in lesson 07: no chunk of heights is shown after the tap (one
+/// measured just before it is dropped), and the measuring stops. Cancel points are random,
+/// from a printed seed (`SAKUSAKU_SEED=N` reruns).
+final class Lesson07CancelSlowTests: Lesson07RunCase {
+    func testRandomCancelPointsShowNothingAfterTheCancel() throws {
+        // The no-thread variant measures every row before main sees the tap: no promptness asked.
+        let found = randomCancelProblems(
+            "lesson 07 random cancels", Variant.allCases, within: 0...0.6,
+            run: { run($0, rows: 4_000, chunkSize: 100, tasks: 2, timeout: 60, cancelAfter: $1) },
+            problems: { $0.cancelProblems(blocking: $1 == .noThread) })
+        XCTAssertEqual(found, [])
     }
 }
 
