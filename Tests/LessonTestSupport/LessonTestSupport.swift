@@ -93,6 +93,27 @@ public struct LessonBinary: Sendable {
     }
 }
 
+extension LessonBinary.Outcome {
+    /// The lanes of each "Where the time went" timeline in a human report, in the order the runs
+    /// were printed (`main`, `rows-queue`, `task pool`...): where the run's work was recorded,
+    /// each lane a thread or queue. Evidence no load can fake, read from a program's own run.
+    public var timelineLanes: [Set<String>] {
+        var timelines: [Set<String>] = []
+        var lanes: Set<String>?
+        for line in stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Where the time went") {
+                lanes = []
+            } else if lanes != nil, let lane = line.firstMatch(of: /^(\S.*?) +\|.*\|$/) {
+                lanes?.insert(String(lane.1))
+            } else if let ended = lanes {
+                timelines.append(ended)
+                lanes = nil
+            }
+        }
+        return timelines + (lanes.map { [$0] } ?? [])
+    }
+}
+
 /// The report a lesson prints with `--json`, read back.
 public struct LessonDocument: @unchecked Sendable {  // @unchecked: immutable after init (JSON objects)
     public let object: [String: Any]
