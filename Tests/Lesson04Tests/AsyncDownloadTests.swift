@@ -6,8 +6,10 @@ import WorkshopCore
 import WorkshopServer
 
 /// `TimedDownload.download`, the async form the async variant awaits: cancelling the task
-/// cancels the request, whether it is in flight or not yet started. Every wait is bounded by
-/// the request's own timeout (30 s), far above what a prompt cancel takes.
+/// cancels the request, whether it is in flight or not yet started. Decided on what load cannot
+/// fake: the download ends as cancelled, before the request's own timeout (30 s) could have
+/// ended it. The tests of this process share two cooperative threads with tests that block
+/// theirs (a program's run), so a task may wait seconds for a thread: no bound tighter than that.
 @Suite struct AsyncDownloadTests {
     @Test func cancellingTheTaskCancelsADownloadInFlight() async throws {
         let server = try TestServer()
@@ -16,12 +18,14 @@ import WorkshopServer
         let url = server.endpoint.url(XMLAPIs.catalog.path)
         let task = Task { await download(url) }
         // Cancel once the server has the request: the client is then waiting for its answer.
-        try #require(await waitUntil { server.server.stats.requests >= 1 }, "the request never arrived")
+        try #require(
+            await waitUntil(timeout: 2 * requestTimeout) { server.server.stats.requests >= 1 },
+            "the request never arrived")
         let clock = Stopwatch()
         task.cancel()
         let result = await task.value
         #expect(result.failureDescription == FetchError.cancelled(url: url.absoluteString).description)
-        #expect(clock.elapsed < requestTimeout / 4, "the cancel was not prompt")
+        #expect(clock.elapsed < requestTimeout, "the download waited out its timeout, not the cancel")
     }
 
     @Test func aDownloadInACancelledTaskNeverStarts() async throws {
