@@ -10,7 +10,9 @@ import WorkshopCore
 /// Testing's entry point runs as an async `main`, whose main queue is then served by another
 /// thread, and it runs a `@MainActor` test as one block on that queue. There the loop serves no
 /// other main-queue block, so a variant's results would never come. Should this test fail, Swift
-/// Testing gives a test the main thread now, and those files can become Swift Testing.
+/// Testing gives a test the main thread now, and those files can become Swift Testing. The
+/// template lesson, which `workshop new` copies, has none: its tests drive its program, whose
+/// main thread is its own (`LessonTemplateCLITests`).
 @Suite struct MainQueueFactTests {
     @MainActor @Test("a @MainActor test is off the main thread, and RunLoop.main serves it no main-queue block")
     func theMainLoopServesNothingInSwiftTesting() {
