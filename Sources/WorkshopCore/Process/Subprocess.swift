@@ -81,95 +81,85 @@ public enum Subprocess {
         currentDirectory: String? = nil, timeout: Double, memoryLimit: MemoryLimit = .inherit,
         backtraceOnTimeout: Bool = false, backtraceGrace: Double = 5, killGrace: Double = 5
     ) throws -> Outcome {
-        let process = Process()
-        var command = [program] + arguments
-        switch memoryLimit {
-        case .inherit: break
-        case .bytes(let bytes):
-            // `ulimit` is the shell's door to setrlimit; `exec` keeps the process (and its pid) the program's.
-            command = ["/bin/sh", "-c", "ulimit -S -d \(max(1, bytes / 1024)) && exec \"$0\" \"$@\""] + command
-        case .unlimited:
-            command = ["/bin/sh", "-c", "ulimit -S -d unlimited; exec \"$0\" \"$@\""] + command
-        }
-        if command[0].contains("/") {
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = command
-        }
-        if let environment { process.environment = environment }
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-
-        // Both pipes are drained while the child runs, so a full pipe can never block it; what
-        // arrived so far can be looked at (a backtrace being written) while it runs.
-        let collected = Watched(Output())
-        let drained = DispatchGroup()
-        for (pipe, isOut) in [(out, true), (err, false)] {
-            drained.enter()
-            Thread.detachNewThread {
-                let handle = pipe.fileHandleForReading
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    collected.withLock { output in
-                        if isOut { output.stdout += chunk } else { output.stderr += chunk }
-                    }
-                }
-                drained.leave()
-            }
-        }
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in
-            collected.withLock { $0.exited = true }
-            exited.signal()
-        }
-        do {
-            try process.run()
-        } catch {
-            // Nothing was started: close our write ends so the readers finish.
-            try? out.fileHandleForWriting.close()
-            try? err.fileHandleForWriting.close()
-            throw error
-        }
-        let pid = process.processIdentifier
+        let child = try Child(
+            program, arguments, environment: environment, currentDirectory: currentDirectory, memoryLimit: memoryLimit)
+        let pid = child.pid
         running.withLock { _ = $0.insert(pid) }
         defer { running.withLock { _ = $0.remove(pid) } }
-        var reaped = true
         var timedOut = false
-        if exited.wait(timeout: .now() + clamped(timeout)) == .timedOut {
+        var end = child.wait(timeout: clamped(timeout))
+        if end == nil {
             timedOut = true
             if backtraceOnTimeout {
                 // SIGILL, which Swift's crash reporter answers with a backtrace: not SIGQUIT, which
                 // a program started in the background (or by `swift test`) inherits as ignored.
                 // The reporter prints "Backtrace took N s" when it is done; the program does not
                 // always end by itself afterwards.
-                kill(pid, SIGILL)
-                collected.wait(timeout: backtraceGrace) {
-                    $0.exited || String(decoding: $0.stderr, as: UTF8.self).contains("Backtrace took")
-                }
-                stopGroup(pid, SIGKILL)
+                child.signal(SIGILL)
+                child.waitForOutput(timeout: backtraceGrace) { $0.stderrText.contains("Backtrace took") }
+                child.signalGroup(SIGKILL)
             } else {
-                stopGroup(pid, SIGTERM)
-                if exited.wait(timeout: .now() + killGrace) == .timedOut { stopGroup(pid, SIGKILL) }
+                child.signalGroup(SIGTERM)
+                if child.wait(timeout: killGrace) == nil { child.signalGroup(SIGKILL) }
             }
-            reaped = exited.wait(timeout: .now() + killGrace) == .success
+            end = child.wait(timeout: killGrace)
         }
-        // A grandchild that outlives the child may still hold the pipes: do not wait forever.
-        _ = drained.wait(timeout: .now() + 5)
-        let texts = collected.withLock { $0.texts }
-        // `terminationStatus` traps ("task still running") on a child not reaped: never read it then.
-        guard reaped, !process.isRunning else {
-            return Outcome(status: SIGKILL, signaled: true, timedOut: timedOut, stdout: texts.0, stderr: texts.1)
-        }
+        let output = child.output
+        // Not reaped even after SIGKILL: reported as stopped by it.
+        let ending = end ?? Child.End(status: SIGKILL, signaled: true)
         return Outcome(
-            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-            timedOut: timedOut, stdout: texts.0, stderr: texts.1)
+            status: ending.status, signaled: ending.signaled, timedOut: timedOut, stdout: output.stdoutText,
+            stderr: output.stderrText)
+    }
+
+    /// `run`, awaited: the child is waited for on a thread of its own, in one of `slots`, so
+    /// that the task holds none of the few threads Swift's concurrency runs tasks on meanwhile.
+    public static func run(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: String? = nil, timeout: Double, memoryLimit: MemoryLimit = .inherit,
+        backtraceOnTimeout: Bool = false, in slots: Slots
+    ) async throws -> Outcome {
+        try await slots.run {
+            try run(
+                program, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout,
+                memoryLimit: memoryLimit, backtraceOnTimeout: backtraceOnTimeout)
+        }
+    }
+
+    /// Work that blocks (a child process waited for, a compile), at most `width` pieces at a
+    /// time, each on a thread of its own. For tasks that start children: a task that blocked
+    /// on one would hold one of the threads Swift's concurrency runs every task on (as many
+    /// as cores), and two of them would stop every other task of the process meanwhile (a
+    /// test suite's, for one); unbounded, a test suite would start every child at once.
+    public actor Slots {
+        /// As many as the machine has cores, and at least two: what `swift test`'s suites share
+        /// for the children that work (a compile, a check, a lesson's run).
+        public static let shared = Slots(width: max(2, ProcessInfo.processInfo.activeProcessorCount))
+        /// No bound: for children that mostly wait, or answer at once (a terminal's screen read
+        /// while a lesson runs in it, git), and must not queue behind a compile.
+        public static let unlimited = Slots(width: .max)
+
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        public init(width: Int) { free = max(1, width) }
+
+        /// Runs `work` on a thread of its own once a slot is free, and returns what it returned.
+        public func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+            if free > 0 {
+                free -= 1
+            } else {
+                await withCheckedContinuation { waiting.append($0) }  // handed a slot by `release`
+            }
+            defer { release() }
+            return try await withCheckedThrowingContinuation { done in
+                Thread.detachNewThread { done.resume(with: Swift.Result { try work() }) }
+            }
+        }
+
+        private func release() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
     }
 
     /// The children `run` is waiting for now, by pid: every thread of the process may start
@@ -190,23 +180,11 @@ public enum Subprocess {
         return max(0.1, min(timeout, deadline - Date().timeIntervalSince1970 - 1))
     }
 
-    /// Sends `signal` to the child's process group (Foundation starts each child in a group of
+    /// Sends `signal` to the child's process group (`Child` starts each child in a group of
     /// its own, so this reaches what the child started too) and to the child itself.
-    static func stopGroup(_ pid: pid_t, _ signal: Int32) {
+    static func stopGroup(_ pid: pid_t, _ signal: Int32, leader: Bool = true) {
         guard pid > 0 else { return }
         kill(-pid, signal)
-        kill(pid, signal)
-    }
-
-    /// What the child printed so far, and whether it has exited: kept in a `Watched`, so that
-    /// the two reader threads append, and `run` reads and waits for a backtrace to be complete.
-    struct Output: Sendable {
-        var stdout = Data()
-        var stderr = Data()
-        var exited = false
-
-        var texts: (String, String) {
-            (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-        }
+        if leader { kill(pid, signal) }
     }
 }
