@@ -217,15 +217,23 @@ extension Subprocess {
         }
     }
 
-    /// The two ends of a pipe, neither inherited by a program this process starts by itself.
+    /// The two ends of a pipe, close-on-exec from the start: a program another thread starts
+    /// meanwhile (with Foundation's `Process`, which closes only the descriptors it listed
+    /// before its start) never gets an end, which would keep the pipe from ending after the child.
     struct Pipe {
         var read: Int32
         var write: Int32
 
         static func open() throws -> Pipe {
             var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { throw SpawnError(program: "", code: errno) }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            #if canImport(Darwin)
+                guard pipe(&fds) == 0 else { throw SpawnError(program: "pipe", code: errno) }
+                for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            #else
+                guard let pipe2 = GlibcExtras.pipe2, pipe2(&fds, O_CLOEXEC) == 0 else {
+                    throw SpawnError(program: "pipe2", code: errno)
+                }
+            #endif
             return Pipe(read: fds[0], write: fds[1])
         }
 
@@ -324,13 +332,15 @@ extension Subprocess {
     }
 
     #if !canImport(Darwin)
-        /// glibc's spawn actions that Swift's Glibc module does not import (they need
-        /// `_GNU_SOURCE`), looked up by name: nil in a glibc too old to have them.
+        /// What glibc has that Swift's Glibc module does not import (it needs `_GNU_SOURCE`),
+        /// looked up by name: nil in a glibc too old to have it (pipe2 is 2.9, addchdir_np
+        /// 2.29, addclosefrom_np 2.34; Debian 12 has 2.36).
         enum GlibcExtras {
             typealias AddChdir =
                 @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
                 -> Int32
             typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
 
             static let addChdir = symbol("posix_spawn_file_actions_addchdir_np").map {
                 unsafeBitCast($0, to: AddChdir.self)
@@ -338,6 +348,7 @@ extension Subprocess {
             static let addClosefrom = symbol("posix_spawn_file_actions_addclosefrom_np").map {
                 unsafeBitCast($0, to: AddClosefrom.self)
             }
+            static let pipe2 = symbol("pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
 
             private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
                 dlsym(dlopen(nil, RTLD_NOW), name)
