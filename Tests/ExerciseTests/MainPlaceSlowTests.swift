@@ -1,6 +1,6 @@
 import Foundation
+import Testing
 import WorkshopCore
-import XCTest
 
 @testable import WorkshopTools
 
@@ -12,7 +12,9 @@ import XCTest
 /// each place and puts it to the executor's traps (`dispatchPrecondition`,
 /// `MainActor.assumeIsolated`): a wrong answer ends it with a crash. XCTest and Swift Testing
 /// are `MainPlaceTests` (WorkshopCoreTests).
-final class MainPlaceSlowTests: XCTestCase {
+@Suite(.removing(.mainPlace)) struct MainPlaceSlowTests {
+    static let programs = LinkedPrograms.mainPlace
+
     static let program = #"""
         import Dispatch
         import ExerciseChecks
@@ -21,12 +23,12 @@ final class MainPlaceSlowTests: XCTestCase {
 
         func confirmed() -> MainPlace {
             let place = MainPlace.here
-            if place.isMain {
-                dispatchPrecondition(condition: .onQueue(.main))
-                MainActor.assumeIsolated {}
-            } else {
+            guard place.isMain else {
                 dispatchPrecondition(condition: .notOnQueue(.main))
+                return place
             }
+            dispatchPrecondition(condition: .onQueue(.main))
+            MainActor.assumeIsolated {}
             return place
         }
         func record(_ point: String, _ place: MainPlace) {
@@ -90,50 +92,19 @@ final class MainPlaceSlowTests: XCTestCase {
         await points()
         """#
 
-    /// Compiles the program once, the way a check program is compiled (Swift 6, the package's
-    /// upcoming features, linked with ExerciseSupport).
-    static let built: Result<[String: String], Error> = Result {
-        ["sync": try compile(program + "\n" + syncMain), "async": try compile(program + "\n" + asyncMain)]
-    }
-
-    /// Where the programs are built; removed when the class's tests have run.
-    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("main-place-\(UUID().uuidString)")
-
-    override class func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
-
-    static func compile(_ source: String) throws -> String {
-        let toolchain = Toolchain.current
-        let folder = folder.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(source.utf8).write(to: folder.appendingPathComponent("main.swift"))
-        let bin = toolchain.binDirectory.path
-        var arguments =
-            ExerciseRunner.languageFlags + ["-suppress-warnings", "-Onone", "-module-name", "MainPlaceProgram"]
-        arguments += ["-I", bin + "/Modules"] + toolchain.moduleMapDirectories.flatMap { ["-I", $0] }
-        arguments += ["-L", bin, "-lExerciseSupport", "-Xlinker", "-rpath", "-Xlinker", bin]
-        arguments += ["-module-cache-path", ExerciseRunner(toolchain: toolchain).moduleCache.path]
-        if toolchain.threadSanitizer { arguments.append("-sanitize=thread") }
-        let output = folder.appendingPathComponent("main-place").path
-        let compile = try Subprocess.run(
-            "swiftc", arguments + ["-o", output, "main.swift"], currentDirectory: folder.path, timeout: 300)
-        guard compile.succeeded else {
-            throw NSError(
-                domain: "MainPlaceSlowTests", code: 1,
-                userInfo: [
-                    NSLocalizedDescriptionKey: compile.stdout + compile.stderr + compile.describeEnd(timeout: 300)
-                ])
-        }
-        return output
+    /// Both programs, compiled once for the suite's tests.
+    static let built = Task {
+        [
+            "sync": try await programs.compile(program + "\n" + syncMain),
+            "async": try await programs.compile(program + "\n" + asyncMain),
+        ]
     }
 
     /// The places the program recorded in `setting`, by point: (main queue, main thread, isMain).
-    func places(_ setting: String) throws -> [String: [Bool]] {
-        let binary = try XCTUnwrap(try Self.built.get()[setting == "async-main" ? "async" : "sync"])
-        let outcome = try Subprocess.run(binary, [setting], timeout: 60)
-        XCTAssertTrue(outcome.succeeded, "\(setting): \(outcome.describeEnd(timeout: 60))\n\(outcome.stderr)")
+    func places(_ setting: String) async throws -> [String: [Bool]] {
+        let binary = try #require(try await Self.built.value[setting == "async-main" ? "async" : "sync"])
+        let outcome = try await Subprocess.run(binary, [setting], timeout: 60, in: .shared)
+        #expect(outcome.succeeded, "\(setting): \(outcome.describeEnd(timeout: 60))\n\(outcome.stderr)")
         var places: [String: [Bool]] = [:]
         for line in outcome.stdout.split(separator: "\n") where line.hasPrefix("PLACE ") {
             let fields = line.dropFirst("PLACE ".count).split(separator: "|").map(String.init)
@@ -152,39 +123,43 @@ final class MainPlaceSlowTests: XCTestCase {
     /// work sent off it is main by neither.
     func checkShared(_ places: [String: [Bool]], _ setting: String) {
         for point in Self.mainActorPoints {
-            XCTAssertEqual(places[point]?[0], true, "\(setting), \(point): the main queue")
-            XCTAssertEqual(places[point]?[2], true, "\(setting), \(point): main")
+            #expect(places[point]?[0] == true, "\(setting), \(point): the main queue")
+            #expect(places[point]?[2] == true, "\(setting), \(point): main")
         }
-        for point in Self.offMainPoints { XCTAssertEqual(places[point], Self.elsewhere, "\(setting), \(point)") }
+        for point in Self.offMainPoints { #expect(places[point] == Self.elsewhere, "\(setting), \(point)") }
     }
 
     /// A check program's and a lesson program's main: queue and thread agree on the main actor,
     /// and disagree only in a `sync` the main thread makes, where the executor says main.
-    func testTheMainRunLoopsMainActorIsMainByQueueAndThread() throws {
-        let places = try places("run-loop")
+    @Test func theMainRunLoopsMainActorIsMainByQueueAndThread() async throws {
+        let places = try await places("run-loop")
         checkShared(places, "run-loop")
-        XCTAssertEqual(places["top-level"], Self.main)
-        for point in Self.mainActorPoints { XCTAssertEqual(places[point], Self.main, point) }
-        XCTAssertEqual(places["sync onto another queue"], [false, true, true])
+        #expect(places["top-level"] == Self.main)
+        for point in Self.mainActorPoints { #expect(places[point] == Self.main, "\(point)") }
+        #expect(places["sync onto another queue"] == [false, true, true])
     }
 
     /// An async `main`: the main actor is main by its queue; its thread is the main one at first
     /// and, once the main thread has left the main queue, another one (issue 90851). Inside a
     /// `sync` from such a thread neither answer is main's (the one place `MainPlace` misses).
-    func testAnAsyncMainsMainActorIsMainByItsQueue() throws {
-        let places = try places("async-main")
+    @Test func anAsyncMainsMainActorIsMainByItsQueue() async throws {
+        let places = try await places("async-main")
         checkShared(places, "async-main")
-        XCTAssertEqual(places["top-level"], Self.main)
+        #expect(places["top-level"] == Self.main)
         let sync = places["sync onto another queue"]
-        XCTAssertTrue(sync == [false, true, true] || sync == Self.elsewhere, "\(String(describing: sync))")
+        #expect(sync == [false, true, true] || sync == Self.elsewhere, "\(String(describing: sync))")
     }
 
     /// `dispatchMain()`: the main queue is served by other threads from the start, so the thread
     /// says "not main" where the executor (and `MainPlace`) says main.
-    func testUnderDispatchMainTheMainActorIsMainByItsQueueNotItsThread() throws {
-        let places = try places("dispatch-main")
+    @Test func underDispatchMainTheMainActorIsMainByItsQueueNotItsThread() async throws {
+        let places = try await places("dispatch-main")
         checkShared(places, "dispatch-main")
-        for point in Self.mainActorPoints { XCTAssertEqual(places[point], [true, false, true], point) }
-        XCTAssertEqual(places["sync onto another queue"], Self.elsewhere, "what MainPlace cannot see")
+        for point in Self.mainActorPoints { #expect(places[point] == [true, false, true], "\(point)") }
+        #expect(places["sync onto another queue"] == Self.elsewhere, "what MainPlace cannot see")
     }
+}
+
+extension LinkedPrograms {
+    static let mainPlace = LinkedPrograms("main-place")
 }
