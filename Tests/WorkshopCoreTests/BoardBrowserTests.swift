@@ -5,12 +5,10 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopServer
 
-/// The board page in a real browser: Debian's chromium, headless (`Browser`). Skipped, saying
-/// why, when it is not installed (`bash .ci/setup --extras` installs it when it can). The slow tier.
+/// The board page in a real browser: Debian's chromium, headless (`Browser`), which `bash
+/// .ci/setup --extras` installs; without it each test fails saying so. The slow tier.
 @Suite("Room board in a browser")
 struct BoardBrowserSlowTests {
-    static let browser = Browser.path
-
     /// Where the screenshot goes: BOARD_SCREENSHOT, else a temporary file (its path is printed).
     static let screenshot =
         ProcessInfo.processInfo.environment["BOARD_SCREENSHOT"]
@@ -35,10 +33,7 @@ struct BoardBrowserSlowTests {
     }
 
     @Test(
-        "the page shows a row per learner, names as text, and a report posted while it is open",
-        .enabled(
-            if: browser != nil,
-            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"))
+        "the page shows a row per learner, names as text, and a report posted while it is open")
     func liveUpdate() throws {
         let room = try Self.room()
         defer { room.remove() }
@@ -81,10 +76,7 @@ struct BoardBrowserSlowTests {
     }
 
     @Test(
-        "a screenshot of the Japanese page",
-        .enabled(
-            if: browser != nil,
-            "chromium is not installed: apt-get install chromium (bash .ci/setup --extras installs it)"))
+        "a screenshot of the Japanese page")
     func screenshot() throws {
         let room = try Self.room()
         defer { room.remove() }
@@ -202,8 +194,7 @@ struct BoardBrowserSlowTests {
     }
 
     @Test(
-        "a Japanese room's board names every failing check in Japanese, from its catalog, at 1280 x 800",
-        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)))
+        "a Japanese room's board names every failing check in Japanese, from its catalog, at 1280 x 800")
     func japaneseRoom() throws {
         // The room's --lang is Japanese; the browser asks for nothing but its own default.
         let (board, server, folder, _) = try Self.fullRoom(language: .ja)
@@ -254,8 +245,7 @@ struct BoardBrowserSlowTests {
     }
 
     @Test(
-        "20 learners and every exercise fit a 1280 x 800 projector: the page never scrolls sideways",
-        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)))
+        "20 learners and every exercise fit a 1280 x 800 projector: the page never scrolls sideways")
     func fitsAProjector() throws {
         let (board, server, folder, exercises) = try Self.fullRoom()
         defer {
@@ -298,8 +288,7 @@ struct BoardBrowserSlowTests {
     }
 
     @Test(
-        "an empty board shows the command to join, with the server's address and the room code",
-        .enabled(if: browser != nil, Comment(rawValue: Browser.missing)))
+        "an empty board shows the command to join, with the server's address and the room code")
     func emptyBoard() throws {
         let room = try TestBoard()
         defer { room.remove() }

@@ -10,59 +10,6 @@ import Testing
     import Darwin
 #endif
 
-/// The built `fixture-server` running in the background, its output collected as it comes.
-final class ServerProcess: Sendable {
-    let process: Process
-    /// Everything it printed so far; a `Watched` so a test can wait for a line.
-    let output = Watched("")
-    let ended = DispatchSemaphore(value: 0)
-
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let binary = try #require(
-            Subprocess.builtProduct("fixture-server"),
-            "fixture-server is not built next to the tests; run `swift build`")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let output = output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-        let ended = ended
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-    }
-
-    /// The first printed line that starts with `prefix` (without it), waiting at most `timeout`.
-    func line(startingWith prefix: String, timeout: Double = 60) -> String? {
-        let found = output.wait(timeout: timeout) { text in
-            text.split(separator: "\n").contains { $0.hasPrefix(prefix) }
-        }
-        guard found else { return nil }
-        return output.withLock { text in
-            text.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
-        }
-    }
-
-    /// Sends `signal` and waits (at most 10 s) for the process to end. Whether it ended.
-    @discardableResult
-    func stop(_ signal: Int32) -> Bool {
-        guard process.isRunning else { return true }  // ended (and waited for) already
-        kill(process.processIdentifier, signal)
-        return ended.wait(timeout: .now() + 10) == .success
-    }
-}
-
 @Suite("Room board: a server killed and started again")
 struct BoardRestartTests {
     /// A workshop with two made-up exercises: the board's columns come from Exercises/*/.meta.
@@ -76,8 +23,17 @@ struct BoardRestartTests {
         }
     }
 
+    /// The built `fixture-server` with `arguments`, left running.
+    static func start(_ arguments: [String], environment: [String: String]) throws -> Subprocess.Child {
+        let binary = try #require(
+            Subprocess.builtProduct("fixture-server"),
+            "fixture-server is not built next to the tests; run `swift build`")
+        return try Subprocess.Child(
+            binary, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
     @Test("SIGKILL loses no accepted report, and the room keeps its code")
-    func killedAndRestarted() throws {
+    func killedAndRestarted() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("board-kill-\(UUID().uuidString)")
         try Self.workshop(in: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -85,12 +41,11 @@ struct BoardRestartTests {
         let arguments = ["--board", "--board-db", database, "--port", "0"]
         let environment = ["WORKSHOP_ROOT": folder.path]
 
-        let first = try ServerProcess(arguments + ["--room-code", "kxp-q7r"], environment: environment)
-        defer { first.stop(SIGKILL) }
-        let code = try #require(
-            first.line(startingWith: "room code: "), "no room code: \(first.output.withLock { $0 })")
+        let first = try Self.start(arguments + ["--room-code", "kxp-q7r"], environment: environment)
+        defer { first.signalGroup(SIGKILL) }
+        let code = try await first.line(startingWith: "room code: ")
         #expect(code == "KXPQ7R")
-        let board = try #require(first.line(startingWith: "board: http://127.0.0.1:"))
+        let board = try await first.line(startingWith: "board: http://127.0.0.1:")
         let port = try #require(UInt16(board.prefix { $0.isNumber }))
 
         var sent = 0
@@ -108,13 +63,13 @@ struct BoardRestartTests {
         }
         let before = try JSONDecoder().decode(
             BoardSnapshot.self, from: Data(try RawHTTP.get(port: port, path: "/board/state.json").body))
-        #expect(first.stop(SIGKILL), "fixture-server did not end after SIGKILL")
+        #expect(await first.stop(SIGKILL, timeout: 10) != nil, "fixture-server did not end after SIGKILL")
 
-        let second = try ServerProcess(arguments, environment: environment)
-        defer { second.stop(SIGINT) }
-        #expect(second.line(startingWith: "room code: ") == "KXPQ7R", "the code was not kept")
-        #expect(second.output.withLock { $0 }.contains("(5 learners kept from before)"))
-        let again = try #require(second.line(startingWith: "board: http://127.0.0.1:"))
+        let second = try Self.start(arguments, environment: environment)
+        defer { second.signalGroup(SIGKILL) }
+        #expect(try await second.line(startingWith: "room code: ") == "KXPQ7R", "the code was not kept")
+        #expect((second.output.stdoutText + second.output.stderrText).contains("(5 learners kept from before)"))
+        let again = try await second.line(startingWith: "board: http://127.0.0.1:")
         let newPort = try #require(UInt16(again.prefix { $0.isNumber }))
         let after = try JSONDecoder().decode(
             BoardSnapshot.self, from: Data(try RawHTTP.get(port: newPort, path: "/board/state.json").body))

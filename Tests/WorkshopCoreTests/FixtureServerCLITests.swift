@@ -113,21 +113,26 @@ struct FixtureServerCLITests {
         #expect(outcome.stdout.contains("ok: zero errors, zero lost requests"))
     }
 
+    /// The built `fixture-server`, started with `arguments` and left running (see `environment`).
+    static func start(_ arguments: [String], locale: [String: String] = [:]) throws -> Subprocess.Child {
+        try Subprocess.Child(try binary(), arguments, environment: environment(locale: locale))
+    }
+
     @Test(
         "--host 0.0.0.0 --fault 500 --fault-rate 0.5: a one-line warning, the room's URL, faults on half, /health fine")
-    func roomServer() throws {
-        let server = try RunningProgram(
-            try Self.binary(), ["--host", "0.0.0.0", "--port", "0", "--fault", "500", "--fault-rate", "0.5"])
-        defer { server.interrupt() }
-        let banner = try server.waitForLine(containing: "try: curl", timeout: 30)
+    func roomServer() async throws {
+        let server = try Self.start(["--host", "0.0.0.0", "--port", "0", "--fault", "500", "--fault-rate", "0.5"])
+        defer { server.signalGroup(SIGKILL) }
+        let banner = try await server.line(containing: "try: curl", timeout: 30)
         let digits = banner.components(separatedBy: "127.0.0.1:").last?.prefix { $0.isNumber } ?? ""
         let port = try #require(UInt16(digits), "\(banner)")
         let statuses = try (1...4).map { _ in try RawHTTP.get(port: port, path: "/timeline?count=1").status }
         #expect(statuses == [200, 500, 200, 500])
         #expect(try RawHTTP.get(port: port, path: "/health").status == 200)
-        _ = try server.waitForLine(containing: "GET /health -> 200", timeout: 30)
-        #expect(server.exit(timeout: 30) == 0)
-        let (stdout, stderr) = server.output
+        _ = try await server.line(containing: "GET /health -> 200", timeout: 30)
+        let end = await server.stop(SIGINT, timeout: 30)
+        #expect(end == Subprocess.Child.End(status: 0, signaled: false), "Ctrl-C: \(server.stopFailure)")
+        let (stdout, stderr) = (server.output.stdoutText, server.output.stderrText)
         let warnings = stderr.split(separator: "\n").filter { $0.contains("warning") }
         #expect(warnings.count == 1, "\(stderr)")
         #expect(warnings.first?.contains("anyone") == true)
@@ -137,71 +142,5 @@ struct FixtureServerCLITests {
             #expect(stdout.contains("learners: swift run lesson03 --server http://\(lan):\(port)"))
         }
         #expect(stdout.contains("GET /timeline -> 500"))
-    }
-}
-
-/// A program left running: its output collected as it comes, lines waited for with a timeout,
-/// stopped with SIGINT (Ctrl-C).
-///
-/// Its output is complete only when both pipes have reached their end, not when the process has
-/// exited: the last chunk can still be on its way to the reader then (a test that read `output`
-/// right after the exit missed the stop line under load). `exit` waits for both ends.
-final class RunningProgram: Sendable {
-    private let process: Process
-    /// What came so far, and how many of the two pipes are still open. Watched (its lock): the
-    /// pipes' readers append from their own threads, the test reads and waits.
-    private let collected = Watched((out: "", err: "", openPipes: 2))
-    private let exited = DispatchSemaphore(value: 0)
-
-    init(_ path: String, _ arguments: [String], locale: [String: String] = [:]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = FixtureServerCLITests.environment(locale: locale)
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        for (pipe, isOut) in [(out, true), (err, false)] {
-            pipe.fileHandleForReading.readabilityHandler = { [collected] handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil  // the end: no more calls
-                    collected.withLock { $0.openPipes -= 1 }
-                    return
-                }
-                let text = String(decoding: data, as: UTF8.self)
-                collected.withLock { if isOut { $0.out += text } else { $0.err += text } }
-            }
-        }
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        self.process = process
-        try process.run()
-    }
-
-    /// What it printed so far (all of it once `exit` has returned a status).
-    var output: (out: String, err: String) { collected.withLock { ($0.out, $0.err) } }
-
-    /// The first line of stdout containing `text`, once it has been printed.
-    func waitForLine(containing text: String, timeout: Double) throws -> String {
-        guard collected.wait(timeout: timeout, until: { $0.out.contains(text) }) else {
-            throw LoadCheck.Failure(description: "no line with '\(text)' within \(timeout) s: \(output)")
-        }
-        return output.out.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
-    }
-
-    /// Sends SIGINT and waits for the exit status and for the end of both pipes (nil when the
-    /// program did not end, or its output did not, within `timeout`).
-    func exit(timeout: Double) -> Int32? {
-        interrupt()
-        guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
-        exited.signal()  // so a second call does not wait
-        guard collected.wait(timeout: timeout, until: { $0.openPipes == 0 }) else { return nil }
-        return process.terminationStatus
-    }
-
-    func interrupt() {
-        if process.isRunning { kill(process.processIdentifier, SIGINT) }
     }
 }

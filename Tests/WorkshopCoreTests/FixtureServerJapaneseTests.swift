@@ -82,19 +82,19 @@ struct FixtureServerJapaneseTests {
     }
 
     @Test("a started server under LANG=ja_JP.UTF-8: its first lines, request log and stop line are Japanese")
-    func startedServer() throws {
-        let server = try RunningProgram(
-            try FixtureServerCLITests.binary(), ["--port", "0", "--fault", "500", "--fault-rate", "0.5"],
-            locale: Self.japanese)
-        defer { server.interrupt() }
-        let banner = try server.waitForLine(containing: "試すには: curl", timeout: 30)
+    func startedServer() async throws {
+        let server = try FixtureServerCLITests.start(
+            ["--port", "0", "--fault", "500", "--fault-rate", "0.5"], locale: Self.japanese)
+        defer { server.signalGroup(SIGKILL) }
+        let banner = try await server.line(containing: "試すには: curl", timeout: 30)
         let digits = banner.components(separatedBy: "127.0.0.1:").last?.prefix { $0.isNumber } ?? ""
         let port = try #require(UInt16(digits), "\(banner)")
         let statuses = try (1...2).map { _ in try RawHTTP.get(port: port, path: "/timeline?count=1").status }
         #expect(statuses == [200, 500])
-        _ = try server.waitForLine(containing: "GET /timeline -> 500", timeout: 30)
-        #expect(server.exit(timeout: 30) == 0)
-        let (stdout, stderr) = server.output
+        _ = try await server.line(containing: "GET /timeline -> 500", timeout: 30)
+        let end = await server.stop(SIGINT, timeout: 30)
+        #expect(end == Subprocess.Child.End(status: 0, signaled: false), "Ctrl-C: \(server.stopFailure)")
+        let (stdout, stderr) = (server.output.stdoutText, server.output.stderrText)
         for words in [
             "フィクスチャサーバを http://127.0.0.1:\(port) で起動しました", "障害 500 をリクエストの 0.5 に",
             "GET /timeline -> 200、通信路上", "、障害 500、", "停止します",

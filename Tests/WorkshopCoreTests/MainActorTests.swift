@@ -4,8 +4,9 @@ import XCTest
 @testable import WorkshopCore
 @testable import WorkshopServer
 
-/// The facts the async variants stand on, checked on the real main thread (XCTest runs its
-/// tests there; Swift Testing does not, and RunLoop.main would never run its blocks).
+/// The facts the async variants stand on, checked on the real main thread. XCTest, not Swift
+/// Testing: XCTest runs each test there and `MainLoop` turns the main run loop; Swift Testing
+/// runs no test on the main thread, and RunLoop.main would never run its blocks.
 final class MainActorTests: XCTestCase {
     /// A controller that only records what its task saw.
     @MainActor

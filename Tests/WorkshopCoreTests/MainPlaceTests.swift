@@ -31,6 +31,8 @@ enum MainPlaceProbe {
     }
 }
 
+/// XCTest, not Swift Testing: these need the real main thread serving the main queue (as in a
+/// lesson program's main run loop), which XCTest gives each test and Swift Testing gives none.
 final class MainPlaceTests: XCTestCase {
     /// The test's own thread: XCTest runs its tests on the main thread, which holds the main queue.
     func testTheMainThreadOfXCTestIsMainByQueueAndThread() {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import XCTest
 
 @testable import WorkshopCore
 @testable import WorkshopServer
@@ -367,10 +366,9 @@ final class Crowd: Sendable {
 
 /// The room's server under the load the issue tried: 300 idle connections and 260 kept-alive
 /// long polls from one address, held (whatever the server closes is opened again at once),
-/// while 20 learners report from 20 other addresses. XCTest, so it runs alone (XCTest cases run
-/// one at a time, before the Swift Testing tests). Slow tier.
-final class RoomUnderAttackSlowTests: XCTestCase {
-    func testThreeHundredIdleAndTwoHundredSixtyLongPollsFromOneAddressKeepNoReportOut() throws {
+/// while 20 learners report from 20 other addresses. Slow tier.
+@Suite struct RoomUnderAttackSlowTests {
+    @Test func threeHundredIdleAndTwoHundredSixtyLongPollsFromOneAddressKeepNoReportOut() throws {
         let room = try TestBoard(knobs: ServerKnobs.room)
         defer { room.remove() }
         let crowd = Crowd(port: room.server.port, from: Room.address(1), idle: 300, polls: 260)
@@ -379,9 +377,8 @@ final class RoomUnderAttackSlowTests: XCTestCase {
         // from the address at once (over its limit) than the crowd holds, it has closed silent ones
         // for saying nothing (they are open again), and the address's long polls wait.
         let arrived = room.server.waitForStats(timeout: 30) { $0.overAddressLimit >= 560 && $0.readTimeouts > 0 }
-        XCTAssertTrue(arrived, "the crowd never arrived: \(room.server.stats)")
-        XCTAssertTrue(
-            room.board.wait(timeout: 30) { _, waiting in waiting == room.board.settings.maxWaitingPerAddress })
+        #expect(arrived, "the crowd never arrived: \(room.server.stats)")
+        #expect(room.board.wait(timeout: 30) { _, waiting in waiting == room.board.settings.maxWaitingPerAddress })
 
         // 20 learners at once, each from its own address.
         let results = Locked<[(name: String, status: Int, seconds: Double)]>([])
@@ -397,7 +394,7 @@ final class RoomUnderAttackSlowTests: XCTestCase {
         }
         let counts = crowd.counts.current
         crowd.stop()
-        XCTAssertEqual(failures.current, [])
+        #expect(failures.current == [])
         let slowest = results.current.map(\.seconds).max() ?? .infinity
         print(
             String(
@@ -405,17 +402,17 @@ final class RoomUnderAttackSlowTests: XCTestCase {
                     "room under a crowd: 20 reports, slowest acknowledged after %.3f s; the crowd: %d connects, %d closed by the server, %d answers; server: %d closed over the address limit, %d silent closed, %d connections in all",
                 slowest, counts.connects, counts.closedByServer, counts.answers, room.server.stats.overAddressLimit,
                 room.server.stats.readTimeouts, room.server.stats.connections))
-        XCTAssertEqual(results.current.count, 20)
+        #expect(results.current.count == 20)
         for result in results.current {
-            XCTAssertEqual(result.status, 200, result.name)
+            #expect(result.status == 200, "\(result.name)")
             // A report that had to wait for the crowd's idle connections to be shed would wait at
             // least the first-byte timeout they are shed at: under it, no report waited for them.
-            XCTAssertLessThan(
-                result.seconds, ServerKnobs.room.firstByteTimeoutSeconds ?? 0,
+            #expect(
+                result.seconds < (ServerKnobs.room.firstByteTimeoutSeconds ?? 0),
                 "\(result.name) was acknowledged after \(result.seconds) s")
         }
         let board = room.board.snapshot()
-        XCTAssertEqual(Set(board.learners.map(\.name)), Set((0..<20).map { String(format: "learner%02d", $0) }))
-        XCTAssertEqual(try room.board.keptReports(), 20)
+        #expect(Set(board.learners.map(\.name)) == Set((0..<20).map { String(format: "learner%02d", $0) }))
+        #expect(try room.board.keptReports() == 20)
     }
 }
