@@ -286,14 +286,15 @@ struct CaptureMarkerTests {
     static let commands = Captures.commands(of: blocks)
 
     @Test(arguments: commands.map(\.command))
-    func everyBlockSaysWhatItsCommandPrints(_ command: Captures.Command) {
+    func everyBlockSaysWhatItsCommandPrints(_ command: Captures.Command) async throws {
         let timeout = Self.commands.first { $0.command == command }?.timeout ?? Captures.defaultTimeout
         let runner = Captures.Runner(
             binDirectory: WorkshopBinary.directory, root: Self.root,
             // The machine taken as quiet: the texts quote quiet runs, and a busy run's takeaway
             // compares nothing (CI runs this tier three processes wide on two cores).
             environment: ["WORKSHOP_SUPPORT_BUILT": "1", "SAKUSAKU_MACHINE": "quiet"])
-        let run = runner.run(command, timeout: timeout)
+        // Waited for off Swift's pool, in one of the slots the suites share.
+        let run = try await Subprocess.Slots.shared.run { runner.run(command, timeout: timeout) }
         if let problem = run.problem {
             Issue.record("\(command): \(problem)")
             return

@@ -1,9 +1,9 @@
 import ExerciseChecks
 import Foundation
 import LessonTestSupport
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// The checks speak the learner's language: under a Japanese locale, `workshop check` prints
 /// every check's name, what it wanted and what it got in Japanese (no English sentence). Each
@@ -11,8 +11,8 @@ import XCTest
 /// `Check(_:ja:wanted:ja:hint:)`), in `Sources/ExerciseChecks` and each exercise's `.meta`:
 /// every such text has its Japanese, with the same format specifiers.
 ///
-/// What CheckTextJapaneseTests and CheckTextJapaneseSlowTests (the slow tier) share; no tests of its own.
-class CheckTextJapaneseCase: XCTestCase {
+/// What CheckTextJapaneseTests and CheckTextJapaneseSlowTests (the slow tier) share.
+enum CheckTextJapanese {
     /// Checked in the learner's suite: two of the lessons' own exercises (not a lettered second
     /// one), from the third on: a queue and gzip (the slow tier checks all the others).
     static var quick: [Exercise] {
@@ -80,80 +80,78 @@ class CheckTextJapaneseCase: XCTestCase {
 
     // MARK: - The checks' output
 
-    func checkSpeaksJapanese(_ exercises: [Exercise]) throws {
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+    static func checkSpeaksJapanese(_ exercises: [Exercise]) async throws {
         let workspace = try TestWorkspace()
-        defer { workspace.remove() }
         for exercise in exercises {
             let id = exercise.id
-            let check = try WorkshopBinary.run(["check", id], root: workspace.root, changes: ["LANG": "ja_JP.UTF-8"])
-            XCTAssertEqual(check.status, 1, "\(id) as shipped fails: \(check.stdout)\(check.stderr)")
-            XCTAssertTrue(check.stdout.contains("FAIL"), check.stdout)
+            let check = try await WorkshopBinary.run(
+                ["check", id], root: workspace.root, changes: ["LANG": "ja_JP.UTF-8"])
+            #expect(check.status == 1, "\(id) as shipped fails: \(check.stdout)\(check.stderr)")
+            #expect(check.stdout.contains("FAIL"), "\(check.stdout)")
             // The commands a line suggests (`swift run workshop hint`, its id and number) are not sentences.
             // Nor are the messages quoted word for word in 「」 (Swift's, Foundation's, SQLite's errors).
             let prose = check.stdout.replacingOccurrences(
                 of: #"swift run [^\n]*"#, with: "", options: .regularExpression
             ).replacingOccurrences(of: "「[^」]*」", with: "「」", options: .regularExpression)
-            XCTAssertEqual(EnglishSentences.lines(in: prose), [], "\(id): \(check.stdout)")
+            #expect(EnglishSentences.lines(in: prose) == [], "\(id): \(check.stdout)")
             // The English names are still the identity: the catalog's first check, in Japanese.
-            let first = try XCTUnwrap(exercise.checks.first)
-            XCTAssertFalse(check.stdout.contains(first), "\(id) prints \(first) in English: \(check.stdout)")
+            let first = try #require(exercise.checks.first)
+            #expect(!check.stdout.contains(first), "\(id) prints \(first) in English: \(check.stdout)")
         }
     }
 }
 
-final class CheckTextJapaneseTests: CheckTextJapaneseCase {
-    func testEveryCheckTextHasItsJapanese() throws {
-        let pairs = try Self.pairs()
-        XCTAssertGreaterThan(pairs.count, 300, "the scan found the checks' texts")
+@Suite struct CheckTextJapaneseTests {
+    @Test func everyCheckTextHasItsJapanese() async throws {
+        let pairs = try CheckTextJapanese.pairs()
+        #expect(pairs.count > 300, "the scan found the checks' texts")
         // (Every text has its Japanese by construction: ExerciseChecks has no English-only
         // `localized`, so a check that leaves out `ja:` does not compile.)
         let untranslated = pairs.filter { $0.english == $0.japanese && $0.english.contains(" ") }.map(\.place)
-        XCTAssertEqual(untranslated, [], "the same English on both sides")
+        #expect(untranslated == [], "the same English on both sides")
     }
 
-    func testTheJapaneseKeepsEveryFormatsArguments() throws {
-        for (english, japanese, place) in try Self.pairs() {
-            XCTAssertEqual(
-                Self.conversions(japanese), Self.conversions(english), "\(place): \(english) = \(japanese)")
+    @Test func theJapaneseKeepsEveryFormatsArguments() async throws {
+        for (english, japanese, place) in try CheckTextJapanese.pairs() {
+            #expect(
+                CheckTextJapanese.conversions(japanese) == CheckTextJapanese.conversions(english),
+                "\(place): \(english) = \(japanese)")
             // Code in backticks (a command to run) is not a sentence.
             let prose = japanese.replacingOccurrences(of: "`[^`]*`", with: "``", options: .regularExpression)
-            XCTAssertTrue(EnglishSentences.lines(in: prose).isEmpty, "\(place): English left in: \(japanese)")
+            #expect(EnglishSentences.lines(in: prose).isEmpty, "\(place): English left in: \(japanese)")
             // Positional and plain specifiers do not mix in one format.
             let positional = japanese.contains("$")
             let plain = japanese.range(of: #"%[-+ 0#]*\d*(?:\.\d+)?[@df]"#, options: .regularExpression) != nil
-            XCTAssertFalse(positional && plain, "\(place): mixed specifiers: \(japanese)")
+            #expect(!(positional && plain), "\(place): mixed specifiers: \(japanese)")
         }
     }
 }
 
 /// The slow tier (`swift test --filter SlowTests`).
-final class CheckTextJapaneseSlowTests: CheckTextJapaneseCase {
-    func testTheShippedFilesFailInJapanese() throws {
+@Suite struct CheckTextJapaneseSlowTests {
+    @Test func theShippedFilesFailInJapanese() async throws {
         // The slow tier: `WorkshopJapaneseOutputTests` and `JapaneseModeTests` check in Japanese quick.
-        try checkSpeaksJapanese(Self.quick)
+        try await CheckTextJapanese.checkSpeaksJapanese(CheckTextJapanese.quick)
     }
 
-    func testEveryExerciseFailsInJapanese() throws {
-        let quick = Set(Self.quick.map(\.id))
-        try checkSpeaksJapanese(Subject.all.filter { !quick.contains($0.id) })
+    @Test func everyExerciseFailsInJapanese() async throws {
+        let quick = Set(CheckTextJapanese.quick.map(\.id))
+        try await CheckTextJapanese.checkSpeaksJapanese(Subject.all.filter { !quick.contains($0.id) })
     }
 
     /// `--lang en` beats a Japanese locale in the check program too; `--lang ja` reaches it without one.
-    func testTheLanguageFlagReachesTheCheckProgram() throws {
+    @Test func theLanguageFlagReachesTheCheckProgram() async throws {
         // The slow tier: WorkshopJapaneseOutputTests checks with --lang ja and the locale quick.
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
-        defer { workspace.remove() }
-        let exercise = try XCTUnwrap(Self.quick.first)
-        let failing = try XCTUnwrap(exercise.failsAsShipped.first)
-        let english = try WorkshopBinary.run(
+        let exercise = try #require(CheckTextJapanese.quick.first)
+        let failing = try #require(exercise.failsAsShipped.first)
+        let english = try await WorkshopBinary.run(
             ["check", exercise.id, "--lang", "en"], root: workspace.root, changes: ["LANG": "ja_JP.UTF-8"])
-        XCTAssertTrue(english.stdout.contains("  FAIL  \(failing)\n        wanted: "), english.stdout)
-        XCTAssertFalse(english.stdout.contains("期待"), english.stdout)
-        let japanese = try WorkshopBinary.run(["check", exercise.id, "--lang", "ja"], root: workspace.root)
-        let name = try XCTUnwrap(exercise.japaneseCheckNames[failing])
-        XCTAssertTrue(japanese.stdout.contains("  FAIL  \(name)\n        期待:   "), japanese.stdout)
-        XCTAssertFalse(japanese.stdout.contains("wanted:"), japanese.stdout)
+        #expect(english.stdout.contains("  FAIL  \(failing)\n        wanted: "), "\(english.stdout)")
+        #expect(!english.stdout.contains("期待"), "\(english.stdout)")
+        let japanese = try await WorkshopBinary.run(["check", exercise.id, "--lang", "ja"], root: workspace.root)
+        let name = try #require(exercise.japaneseCheckNames[failing])
+        #expect(japanese.stdout.contains("  FAIL  \(name)\n        期待:   "), "\(japanese.stdout)")
+        #expect(!japanese.stdout.contains("wanted:"), "\(japanese.stdout)")
     }
 }

@@ -1,13 +1,13 @@
 import ExerciseChecks
 import Foundation
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// Every numeric option of every lesson, of fixture-server and of workshop reads a negative
 /// number as its value and answers with a range error naming the flag (exit 64), not
 /// "Missing value for '--rows <n>'".
-final class CommandOptionTests: XCTestCase {
+@Suite struct CommandOptionTests {
     static let options: [(product: String, arguments: [String])] = [
         ("lesson01", ["--items"]), ("lesson01", ["--width"]), ("lesson01", ["--slow-latency"]),
         ("lesson02", ["--items"]), ("lesson03", ["--rows"]), ("lesson03", ["--image-width"]),
@@ -25,27 +25,22 @@ final class CommandOptionTests: XCTestCase {
         ("workshop", ["verify", "--jobs"]),
     ]
 
-    func testANegativeNumberIsARangeErrorNamingTheFlag() throws {
-        // 35 short processes, four at a time (each mostly waits for its process to start).
-        let outcomes = Locked<[Int: Result<Subprocess.Outcome, any Error>]>([:])  // filled from 4 threads
-        let options = Self.options
-        DispatchQueue.concurrentPerform(iterations: 4) { lane in
-            for index in stride(from: lane, to: options.count, by: 4) {
-                let (product, arguments) = options[index]
-                let outcome = Result {
-                    guard let path = Subprocess.builtProduct(product) else { throw CocoaError(.fileNoSuchFile) }
-                    return try Subprocess.run(path, arguments + ["-5"], timeout: 60)
-                }
-                outcomes.withLock { $0[index] = outcome }
+    @Test func aNegativeNumberIsARangeErrorNamingTheFlag() async throws {
+        // 35 short processes, as many at a time as the suites' shared slots allow.
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Subprocess.Outcome).self) { group in
+            for (index, (product, arguments)) in Self.options.enumerated() {
+                let path = try #require(Subprocess.builtProduct(product), "\(product) is not built")
+                group.addTask { (index, try await Subprocess.run(path, arguments + ["-5"], timeout: 60, in: .shared)) }
             }
+            return try await group.reduce(into: [Int: Subprocess.Outcome]()) { $0[$1.0] = $1.1 }
         }
-        for (index, (product, arguments)) in options.enumerated() {
-            let flag = try XCTUnwrap(arguments.last)
-            let outcome = try XCTUnwrap(outcomes.current[index], "\(product) \(flag)").get()
-            XCTAssertEqual(outcome.status, 64, "\(product) \(flag) -5: \(outcome.stderr)")
-            XCTAssertFalse(outcome.stderr.contains("Missing value"), "\(product) \(flag) -5: \(outcome.stderr)")
-            XCTAssertTrue(outcome.stderr.contains("\(flag) must"), "\(product) \(flag) -5: \(outcome.stderr)")
-            XCTAssertTrue(outcome.stderr.contains("-5"), "\(product) \(flag): the value as given: \(outcome.stderr)")
+        for (index, (product, arguments)) in Self.options.enumerated() {
+            let flag = try #require(arguments.last)
+            let outcome = try #require(outcomes[index], "\(product) \(flag)")
+            #expect(outcome.status == 64, "\(product) \(flag) -5: \(outcome.stderr)")
+            #expect(!outcome.stderr.contains("Missing value"), "\(product) \(flag) -5: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("\(flag) must"), "\(product) \(flag) -5: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("-5"), "\(product) \(flag): the value as given: \(outcome.stderr)")
         }
     }
 }

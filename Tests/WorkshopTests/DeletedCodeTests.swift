@@ -1,8 +1,8 @@
 import ExerciseChecks
 import Foundation
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// No exercise can be passed by deleting code: for every exercise, the stub with the body of
 /// every function holding a TODO replaced by `fatalError()`, and the stub with those bodies
@@ -11,35 +11,20 @@ import XCTest
 ///
 /// The slow tier (`swift test --filter SlowTests`); the transformation itself is checked in
 /// DeletedCodeTests.
-final class DeletedCodeSlowTests: XCTestCase {
-    /// Whether this test process was built with `-sanitize=thread` (`swift test --sanitize=thread`).
-    static let underThreadSanitizer: Bool = {
-        #if os(Linux)
-            return dlsym(nil, "__tsan_init") != nil
-        #else
-            return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
-        #endif
-    }()
-
+@Suite struct DeletedCodeSlowTests {
     /// Every exercise of the catalog but those whose `.meta/exercise.json` says why not
     /// (`deletedCode`): a new folder is covered with no edit here.
-    func testNoExerciseIsPassedByDeletingCode() throws {
+    @Test func noExerciseIsPassedByDeletingCode() async throws {
         for exercise in ExerciseCatalog.exercises where exercise.deletedCodeExemption == nil {
-            try deletedCodeFails(exercise.id)
+            try await deletedCodeFails(exercise.id)
         }
     }
 
-    func deletedCodeFails(_ id: String) throws {
-        // 22 compiles and runs of the CLI, about 50 s on 2 cores: the slow tier.
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
-        // What is tested is the learner's file and the CLI's verdict, both in child processes;
-        // this process has no threads of its own to sanitize, and under the sanitizer every
-        // check would be compiled again, sanitized (minutes). The plain run covers it.
-        try XCTSkipIf(
-            Self.underThreadSanitizer,
-            "under --sanitize=thread: the deleted-code checks run in the plain `swift test` only")
+    func deletedCodeFails(_ id: String) async throws {
+        // 22 compiles and runs of the CLI, about 50 s on 2 cores: the slow tier. (What is tested
+        // is the learner's file and the CLI's verdict, both in child processes: nothing of this
+        // process for the thread sanitizer to see, which CI runs over the learner's suite.)
         let workspace = try TestWorkspace()
-        defer { workspace.remove() }
         let exercise = ExerciseCatalog.named(id)
         let file = exercise.paths[0]
         let shipped = workspace.text(file)
@@ -47,14 +32,14 @@ final class DeletedCodeSlowTests: XCTestCase {
             ("TODO bodies replaced by fatalError()", DeletedCode.bodies(of: shipped, with: .fatalError)),
             ("TODO bodies emptied", DeletedCode.bodies(of: shipped, with: .defaultReturn)),
         ]
-        XCTAssertNotEqual(variants[0].1, shipped, "\(id): no function holds a TODO")
+        #expect(variants[0].1 != shipped, "\(id): no function holds a TODO")
         for (name, text) in variants {
             try workspace.write(file, Data(text.utf8))
-            let check = try WorkshopBinary.run(["check", id], root: workspace.root)
-            XCTAssertEqual(check.status, 1, "\(id) \(name) must fail:\n\(check.stdout)\n\(check.stderr)")
-            XCTAssertFalse(check.signaled, "\(id) \(name): the CLI itself must not crash")
+            let check = try await WorkshopBinary.run(["check", id], root: workspace.root)
+            #expect(check.status == 1, "\(id) \(name) must fail:\n\(check.stdout)\n\(check.stderr)")
+            #expect(!check.signaled, "\(id) \(name): the CLI itself must not crash")
             let verdict = check.stdout.split(separator: "\n").last.map(String.init) ?? ""
-            XCTAssertTrue(
+            #expect(
                 verdict.hasPrefix("exercise \(id): ") && verdict.contains(" checks fail"),
                 "\(id) \(name): the last line is the verdict: \(verdict)\n\(check.stdout)")
         }
@@ -62,8 +47,8 @@ final class DeletedCodeSlowTests: XCTestCase {
 }
 
 /// The transformation DeletedCodeSlowTests applies to every exercise, on a made-up file.
-final class DeletedCodeTests: XCTestCase {
-    func testTheTransformationReplacesOnlyBodiesWithATodo() {
+@Suite struct DeletedCodeTests {
+    @Test func theTransformationReplacesOnlyBodiesWithATodo() async throws {
         let source = """
             enum A {
                 static func kept() -> Int { 1 }
@@ -81,13 +66,13 @@ final class DeletedCodeTests: XCTestCase {
             }
             """
         let replaced = DeletedCode.bodies(of: source, with: .fatalError)
-        XCTAssertTrue(replaced.contains("static func kept() -> Int { 1 }"), replaced)
-        XCTAssertFalse(replaced.contains("TODO"), replaced)
-        XCTAssertEqual(replaced.components(separatedBy: "fatalError(\"deleted\")").count, 3, replaced)
-        XCTAssertTrue(replaced.hasSuffix("}"), replaced)
+        #expect(replaced.contains("static func kept() -> Int { 1 }"), "\(replaced)")
+        #expect(!replaced.contains("TODO"), "\(replaced)")
+        #expect(replaced.components(separatedBy: "fatalError(\"deleted\")").count == 3, "\(replaced)")
+        #expect(replaced.hasSuffix("}"), "\(replaced)")
         let emptied = DeletedCode.bodies(of: source, with: .defaultReturn)
-        XCTAssertTrue(emptied.contains("func done() {\n    }"), emptied)
-        XCTAssertTrue(emptied.contains(") -> Int {\n        fatalError(\"deleted\")\n    }"), emptied)
+        #expect(emptied.contains("func done() {\n    }"), "\(emptied)")
+        #expect(emptied.contains(") -> Int {\n        fatalError(\"deleted\")\n    }"), "\(emptied)")
     }
 }
 

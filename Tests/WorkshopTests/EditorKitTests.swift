@@ -1,29 +1,28 @@
 import ExerciseChecks
 import Foundation
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// The editor reports a planted type error in an exercise's file and goes to the lesson
 /// library's definition of a type the file uses, shown on an exercise that imports its kit.
-final class EditorKitTests: XCTestCase {
+@Suite struct EditorKitTests {
     /// The repository opened in the editor: the file as shipped has no error; a type error
     /// planted in it gets one, on its line; go-to-definition lands in Sources/LessonNNKit.
-    func testTheEditorTypeChecksAnExerciseFileAgainstItsLessonsLibrary() throws {
-        let lsp = try EditorCase.client(workspace: EditorCase.root)
-        defer { lsp.close() }
+    @Test func theEditorTypeChecksAnExerciseFileAgainstItsLessonsLibrary() async throws {
+        let lsp = try await EditorCase.client(workspace: EditorCase.root)
         let exercise = Subject.usesItsKit
-        let lesson = try XCTUnwrap(exercise.lesson)
+        let lesson = try #require(exercise.lesson)
         let (uri, shipped) = EditorCase.exercise(exercise)
 
         try lsp.open(uri, text: shipped)
-        XCTAssertEqual(try lsp.errors(uri), [], "the file as shipped type-checks")
+        #expect(try await lsp.errors(uri) == [], "the file as shipped type-checks")
 
         let planted = shipped + "\nlet workshopPlanted: Int = \"not a number\"\n"
         try lsp.change(uri, text: planted, version: 2)
-        let errors = try lsp.errors(uri)
+        let errors = try await lsp.errors(uri)
         let plantedLine = planted.split(separator: "\n", omittingEmptySubsequences: false).count - 2
-        XCTAssertTrue(
+        #expect(
             errors.contains { $0.line == plantedLine }, "an error on the planted line \(plantedLine + 1): \(errors)")
 
         // Go to the definition of the first type the kit declares that the file uses.
@@ -47,9 +46,9 @@ final class EditorKitTests: XCTestCase {
             }
             return nil
         }.first
-        let (row, column, name) = try XCTUnwrap(use, "\(exercise.id)'s file uses no type of Lesson\(lesson)Kit")
-        let targets = try lsp.definition(uri, line: row, character: column + 2)
-        XCTAssertTrue(
-            targets.contains { $0.contains("Sources/Lesson\(lesson)Kit/") }, "definition of \(name): \(targets)")
+        let (row, column, name) = try #require(use, "\(exercise.id)'s file uses no type of Lesson\(lesson)Kit")
+        let targets = try await lsp.definition(uri, line: row, character: column + 2)
+        #expect(targets.contains { $0.contains("Sources/Lesson\(lesson)Kit/") }, "definition of \(name): \(targets)")
+        await lsp.close()
     }
 }

@@ -353,7 +353,7 @@ extension Figures.Reading {
 /// `workshop captures --figures` says, `--update --figures` writes: run as the built program on a
 /// made-up workshop with one figure that disagrees with its block.
 struct FigureCommandTests {
-    @Test func theCheckChangesNothingAndTheUpdateWritesTheFigure() throws {
+    @Test func theCheckChangesNothingAndTheUpdateWritesTheFigure() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("Lessons"), withIntermediateDirectories: true)
@@ -371,12 +371,12 @@ struct FigureCommandTests {
         try Data(text.utf8).write(to: file)
         try Data("// swift-tools-version:6.0\n".utf8).write(to: root.appendingPathComponent("Package.swift"))
 
-        let check = try WorkshopBinary.run(["captures", "--figures", "--lang", "en"], root: root, timeout: 60)
+        let check = try await WorkshopBinary.run(["captures", "--figures", "--lang", "en"], root: root, timeout: 60)
         #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("Lessons/03-x.md:6: "), "\(check.stdout)")
         #expect(try String(contentsOf: file, encoding: .utf8) == text)
 
-        let update = try WorkshopBinary.run(
+        let update = try await WorkshopBinary.run(
             ["captures", "--update", "--figures", "--lang", "en"], root: root, timeout: 60)
         #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
         #expect(

@@ -1,5 +1,5 @@
 import Foundation
-import XCTest
+import Testing
 
 /// The Japanese texts a learner reads: Lessons/ja/*.md and each exercise's README.ja.md and hints.ja.md,
 /// as paths relative to the package root, with their lines.
@@ -76,7 +76,7 @@ struct TermRule: Equatable {
 /// Reads the term table of Lessons/ja/glossary.md (columns 用語 | 使わない表記 | ...) and fails on any rejected
 /// variant left in a Japanese text, naming file:line. Code and 「」 quotes are not looked at: the articles are
 /// quoted word for word in 「」 and may use any wording, and code keeps its own names.
-final class JapaneseTermTests: XCTestCase {
+@Suite struct JapaneseTermTests {
     /// The term table's rows and the glossary's line numbers that belong to it (header, separator, rows).
     static func termTable(_ glossary: String) -> (rules: [TermRule], lines: Set<Int>) {
         var rules: [TermRule] = []
@@ -152,12 +152,12 @@ final class JapaneseTermTests: XCTestCase {
         try Self.termTable(JapaneseTexts.text(JapaneseTexts.glossary))
     }
 
-    func testTheGlossaryHasATermTableWithTheIssue20Terms() throws {
+    @Test func theGlossaryHasATermTableWithTheIssue20Terms() async throws {
         let rules = try glossaryTable().rules
-        XCTAssertGreaterThanOrEqual(rules.count, 6, "\(rules)")
+        #expect(rules.count >= 6, "\(rules)")
         for rule in rules {
-            XCTAssertFalse(rule.term.isEmpty, "\(rule)")
-            XCTAssertFalse(rule.rejected.isEmpty, "\(rule.term) lists no variant")
+            #expect(!rule.term.isEmpty, "\(rule)")
+            #expect(!rule.rejected.isEmpty, "\(rule.term) lists no variant")
         }
         let terms = rules.map(\.term).joined(separator: " ")
         let variants = rules.flatMap(\.rejected)
@@ -174,17 +174,17 @@ final class JapaneseTermTests: XCTestCase {
             ("オペレーション", "操作"), ("解答例", "模範解答"), ("インタフェース", "インターフェース"), ("プレゼンタ", "プレゼンター"),
             ("件/秒", "requests/s"), ("最大フリーズ", "最悪のフリーズ"),
         ] {
-            XCTAssertTrue(terms.contains(term), "the term table has no row for \(term)")
-            XCTAssertTrue(variants.contains(variant), "the term table does not reject \(variant)")
+            #expect(terms.contains(term), "the term table has no row for \(term)")
+            #expect(variants.contains(variant), "the term table does not reject \(variant)")
         }
     }
 
-    func testNoJapaneseTextUsesARejectedVariant() throws {
+    @Test func noJapaneseTextUsesARejectedVariant() async throws {
         let (rules, tableLines) = try glossaryTable()
-        XCTAssertFalse(rules.isEmpty, "no term table in \(JapaneseTexts.glossary)")
+        #expect(!rules.isEmpty, "no term table in \(JapaneseTexts.glossary)")
         var found: [String] = []
         let paths = try JapaneseTexts.relativePaths()
-        XCTAssertGreaterThanOrEqual(paths.count, 20, "\(paths)")
+        #expect(paths.count >= 20, "\(paths)")
         for path in paths {
             let text = try JapaneseTexts.text(path)
             // The glossary's tables name the variants, and its first table the English words, by design.
@@ -195,13 +195,13 @@ final class JapaneseTermTests: XCTestCase {
                         .filter { $0.element.hasPrefix("|") }.map { $0.offset + 1 }) : []
             found += Self.findings(in: text, path: path, rules: rules, skipping: skipping)
         }
-        XCTAssertTrue(found.isEmpty, "\(found.count) rejected variant(s):\n" + found.joined(separator: "\n"))
+        #expect(found.isEmpty, "\("\(found.count) rejected variant(s):\n" + found.joined(separator: "\n"))")
     }
 
     /// The programs speak the same words as the texts: every Japanese value of every
     /// `Localizable.strings`, every Japanese text a check declares (`ja: "..."` in an exercise's
     /// `.meta/*.swift`) and the Japanese tutorials (`Lessons/docc/ja`).
-    func testNoProgramStringCheckTextOrTutorialUsesARejectedVariant() throws {
+    @Test func noProgramStringCheckTextOrTutorialUsesARejectedVariant() async throws {
         let rules = try glossaryTable().rules
         let manager = FileManager.default
         let root = JapaneseTexts.root
@@ -235,19 +235,19 @@ final class JapaneseTermTests: XCTestCase {
         for file in try manager.contentsOfDirectory(atPath: root.appendingPathComponent(tutorials).path) {
             texts.append((tutorials + "/" + file, try JapaneseTexts.text(tutorials + "/" + file)))
         }
-        XCTAssertGreaterThan(texts.count, 30, "the programs' tables, the checks and the tutorials were read")
+        #expect(texts.count > 30, "the programs' tables, the checks and the tutorials were read")
         let found = texts.flatMap { Self.findings(in: $0.text, path: $0.path, rules: rules) }
-        XCTAssertTrue(found.isEmpty, "\(found.count) rejected variant(s):\n" + found.joined(separator: "\n"))
+        #expect(found.isEmpty, "\("\(found.count) rejected variant(s):\n" + found.joined(separator: "\n"))")
     }
 
     /// The check itself: a line as it stood before issue 20 is reported, with its line number; a variant inside
     /// an article's 「」 quote or inside code is not.
-    func testTheCheckReportsTheOldWordingButNotQuotesOrCode() throws {
+    @Test func theCheckReportsTheOldWordingButNotQuotesOrCode() async throws {
         let rules = try glossaryTable().rules
         let old = "# 見出し\n\n(ユーザの取り消しタップも\n「記事の取り消し」と `取り消し` は対象外\n```\n取り消し\n```\n"
         let found = Self.findings(in: old, path: "old.md", rules: rules)
-        XCTAssertEqual(found.count, 1, "\(found)")
-        XCTAssertTrue(found.first?.hasPrefix("old.md:3: 「取り消し」 (use キャンセル)") ?? false, "\(found)")
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.hasPrefix("old.md:3: 「取り消し」 (use キャンセル)") ?? false, "\(found)")
     }
 
     /// Issue 39's lines: "fetch" as a word and a sizing cell by another name are reported; a fetcher, an
@@ -272,7 +272,7 @@ final class JapaneseTermTests: XCTestCase {
 /// code, such as `Exercises/<folder>/hints.md`) must not lead a Japanese reader to an English text
 /// when a Japanese one exists: X.ja.md beside X.md, or Lessons/ja/X.md for Lessons/X.md. The language switch on
 /// a text's first line ([English](...)) is meant to go to English and is left alone.
-final class JapaneseLinkTests: XCTestCase {
+@Suite struct JapaneseLinkTests {
     static var link: NSRegularExpression? {
         try? NSRegularExpression(pattern: #"\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)"#)
     }
@@ -337,8 +337,8 @@ final class JapaneseLinkTests: XCTestCase {
         return problems
     }
 
-    func testEveryLinkInTheJapaneseTextsLeadsToAJapaneseTextThatExists() throws {
-        XCTAssertNotNil(Self.link)
+    @Test func everyLinkInTheJapaneseTextsLeadsToAJapaneseTextThatExists() async throws {
+        #expect(Self.link != nil)
         var problems: [String] = []
         var links = 0
         for path in try JapaneseTexts.relativePaths() {
@@ -346,16 +346,16 @@ final class JapaneseLinkTests: XCTestCase {
             links += JapaneseTexts.proseLines(text).reduce(0) { $0 + Self.links($1.line).count }
             problems += Self.problems(in: text, path: path)
         }
-        XCTAssertGreaterThanOrEqual(links, 40, "too few links found: the pattern is wrong")
-        XCTAssertTrue(problems.isEmpty, "\(problems.count) link problem(s):\n" + problems.joined(separator: "\n"))
+        #expect(links >= 40, "too few links found: the pattern is wrong")
+        #expect(problems.isEmpty, "\("\(problems.count) link problem(s):\n" + problems.joined(separator: "\n"))")
     }
 
     /// The check itself, on lines as they stood before issue 20 (the syllabus's R1 link and lesson 03's hints
     /// path), a missing file, and the language switch, which may go to English.
-    func testTheCheckReportsEnglishTargetsAndMissingFiles() throws {
+    @Test func theCheckReportsEnglishTargetsAndMissingFiles() async throws {
         // Any exercise with both languages will do (no exercise is named outside its own folder).
         let exercises = JapaneseTexts.root.appendingPathComponent("Exercises")
-        let folder = try XCTUnwrap(
+        let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: exercises.path).sorted().first { name in
                 FileManager.default.fileExists(atPath: exercises.appendingPathComponent("\(name)/hints.ja.md").path)
                     && FileManager.default.fileExists(
@@ -369,10 +369,9 @@ final class JapaneseLinkTests: XCTestCase {
             [用語集](glossary.md)
             """
         let problems = Self.problems(in: old, path: "Lessons/ja/03-gcd-queues.md")
-        XCTAssertEqual(problems.count, 3, problems.joined(separator: "\n"))
-        XCTAssertTrue(
-            problems.contains { $0.contains(":2:") && $0.contains("\(folder)/README.ja.md") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.contains(":3:") && $0.contains("hints.ja.md") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.contains(":4:") && $0.contains("does not exist") }, "\(problems)")
+        #expect(problems.count == 3, "\(problems.joined(separator: "\n"))")
+        #expect(problems.contains { $0.contains(":2:") && $0.contains("\(folder)/README.ja.md") }, "\(problems)")
+        #expect(problems.contains { $0.contains(":3:") && $0.contains("hints.ja.md") }, "\(problems)")
+        #expect(problems.contains { $0.contains(":4:") && $0.contains("does not exist") }, "\(problems)")
     }
 }

@@ -118,9 +118,9 @@ struct LanguageSyncTests {
 /// The slow tier (`swift test --filter SlowTests`): the Japanese texts' quoted lines run.
 struct LanguageSyncSlowTests {
     /// The slow tier: a `--help` run per distinct line (CI runs it).
-    @Test func everyJapaneseSwiftRunLineParsesWithTheCurrentFlags() throws {
+    @Test func everyJapaneseSwiftRunLineParsesWithTheCurrentFlags() async throws {
         let commands = try LessonCommandsTests.commands(in: "Lessons/ja")
         #expect(commands.count >= 10, "\(commands)")
-        try LessonCommandsTests.expectEveryCommandParses(commands)
+        try await LessonCommandsTests.expectEveryCommandParses(commands)
     }
 }

@@ -67,7 +67,7 @@ struct LessonCommandsTests {
 
     /// Runs each command with `--help` and checks its flags against the product's own description
     /// (shared with LanguageSyncTests, which checks the Japanese texts' lines the same way).
-    static func expectEveryCommandParses(_ commands: [Command]) throws {
+    static func expectEveryCommandParses(_ commands: [Command]) async throws {
         var checked = 0
         var skipped: Set<String> = []
         var descriptions: [String: Subprocess.Outcome] = [:]  // one --experimental-dump-help per product
@@ -82,7 +82,8 @@ struct LessonCommandsTests {
                 ?? Subprocess.run(binary, command.arguments + ["--help"], timeout: 60)
             #expect(help.status == 0 && !help.signaled, "\(command): \(help.stderr)")
             if descriptions[binary] == nil {
-                descriptions[binary] = try Subprocess.run(binary, ["--experimental-dump-help"], timeout: 60)
+                descriptions[binary] = try await Subprocess.run(
+                    binary, ["--experimental-dump-help"], timeout: 60, in: .shared)
             }
             for problem in Self.undeclaredArguments(command, description: descriptions[binary]!) {
                 Issue.record("\(command): \(problem)")
@@ -137,8 +138,8 @@ struct LessonCommandsTests {
 /// The slow tier (`swift test --filter SlowTests`): every quoted line of the English texts runs.
 struct LessonCommandsSlowTests {
     /// The slow tier: a `--help` run per distinct line (CI runs it).
-    @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() throws {
-        try LessonCommandsTests.expectEveryCommandParses(LessonCommandsTests.commands())
+    @Test func everyQuotedSwiftRunLineParsesWithTheCurrentFlags() async throws {
+        try await LessonCommandsTests.expectEveryCommandParses(LessonCommandsTests.commands())
     }
 }
 
@@ -155,8 +156,8 @@ struct LessonCommandCheckerTests {
             ])
     }
 
-    @Test(.enabled(if: WorkshopBinary.isBuilt)) func unknownFlagsAndMissingValuesAreCaught() throws {
-        let dump = try Subprocess.run(WorkshopBinary.path, ["--experimental-dump-help"], timeout: 60)
+    @Test func unknownFlagsAndMissingValuesAreCaught() async throws {
+        let dump = try await Subprocess.run(WorkshopBinary.path, ["--experimental-dump-help"], timeout: 60, in: .shared)
         func problems(_ arguments: [String]) -> [String] {
             LessonCommandsTests.undeclaredArguments(
                 .init(file: "t", line: 1, product: "workshop", arguments: arguments), description: dump)

@@ -1,19 +1,18 @@
 import ExerciseChecks
 import Foundation
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// A new folder under Exercises/ (the learner's file, its texts, and `.meta` with exercise.json,
 /// driver.swift, checks.swift and the reference), written by hand, is picked up by `list`,
 /// `check` and `verify` with no edit anywhere else.
-final class NewExerciseSlowTests: XCTestCase {
-    func testANewFolderIsPickedUpByListCheckAndVerify() throws {
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+@Suite struct NewExerciseSlowTests {
+    @Test func aNewFolderIsPickedUpByListCheckAndVerify() async throws {
+        try #require(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         let workspace = try TestWorkspace()
-        defer { workspace.remove() }
-        func run(_ arguments: [String]) throws -> Subprocess.Outcome {
-            try WorkshopBinary.run(arguments, root: workspace.root)
+        func run(_ arguments: [String]) async throws -> Subprocess.Outcome {
+            try await WorkshopBinary.run(arguments, root: workspace.root)
         }
         let folder = "Exercises/99-adder"
         let shipped = """
@@ -74,41 +73,40 @@ final class NewExerciseSlowTests: XCTestCase {
         for (name, data) in files { try workspace.write(folder + "/" + name, data) }
         // The author's last step: `sync` copies the file as shipped to .meta/shipped (what
         // `reset` restores; no git is involved).
-        let sync = try run(["sync", "99"])
-        XCTAssertEqual(sync.status, 0, sync.stdout + sync.stderr)
-        XCTAssertTrue(sync.stdout.contains("wrote \(folder)/.meta/shipped/Adder.swift"), sync.stdout)
-        XCTAssertEqual(workspace.text(folder + "/.meta/shipped/Adder.swift"), shipped)
+        let sync = try await run(["sync", "99"])
+        #expect(sync.status == 0, "\(sync.stdout + sync.stderr)")
+        #expect(sync.stdout.contains("wrote \(folder)/.meta/shipped/Adder.swift"), "\(sync.stdout)")
+        #expect(workspace.text(folder + "/.meta/shipped/Adder.swift") == shipped)
 
-        let list = try run(["list"])
-        XCTAssertEqual(list.status, 0, list.stderr)
-        XCTAssertTrue(list.stdout.contains("add two numbers"), list.stdout)
-        XCTAssertTrue(list.stdout.contains("of \(ExerciseCatalog.exercises.count + 1) exercises"), list.stdout)
+        let list = try await run(["list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("add two numbers"), "\(list.stdout)")
+        #expect(list.stdout.contains("of \(ExerciseCatalog.exercises.count + 1) exercises"), "\(list.stdout)")
 
-        let failing = try run(["check", "99"])
-        XCTAssertEqual(failing.status, 1, failing.stdout + failing.stderr)
-        XCTAssertTrue(failing.stdout.contains("FAIL  adds"), failing.stdout)
+        let failing = try await run(["check", "99"])
+        #expect(failing.status == 1, "\(failing.stdout + failing.stderr)")
+        #expect(failing.stdout.contains("FAIL  adds"), "\(failing.stdout)")
 
-        let verify = try run(["verify", "99"])
-        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        XCTAssertTrue(
-            verify.stdout.contains("verify: exercise 99 ships unsolved and its reference passes"),
-            verify.stdout)
+        let verify = try await run(["verify", "99"])
+        #expect(verify.status == 0, "\(verify.stdout + verify.stderr)")
+        #expect(
+            verify.stdout.contains("verify: exercise 99 ships unsolved and its reference passes"), "\(verify.stdout)")
         // exercise.json says the copy as shipped fails a check that it passes: verify says which.
         var wrong = meta
         wrong["failsAsShipped"] = ["adds", "adds zero"]
         try workspace.write(folder + "/.meta/exercise.json", try JSONSerialization.data(withJSONObject: wrong))
-        let misdeclared = try run(["verify", "99"])
-        XCTAssertEqual(misdeclared.status, 1, misdeclared.stdout + misdeclared.stderr)
-        XCTAssertTrue(
-            misdeclared.stdout.contains("PASSES \"adds zero\", which it must fail as shipped"), misdeclared.stdout)
+        let misdeclared = try await run(["verify", "99"])
+        #expect(misdeclared.status == 1, "\(misdeclared.stdout + misdeclared.stderr)")
+        #expect(
+            misdeclared.stdout.contains("PASSES \"adds zero\", which it must fail as shipped"), "\(misdeclared.stdout)")
         try workspace.write(folder + "/.meta/exercise.json", try JSONSerialization.data(withJSONObject: meta))
 
         try workspace.write(folder + "/Adder.swift", Data(solution.utf8))
-        let passing = try run(["check", "99"])
-        XCTAssertEqual(passing.status, 0, passing.stdout + passing.stderr)
-        XCTAssertTrue(passing.stdout.hasSuffix("exercise 99 passed\n"), passing.stdout)
-        let reset = try run(["reset", "99", "--yes"])
-        XCTAssertEqual(reset.status, 0, reset.stderr)
-        XCTAssertEqual(workspace.text(folder + "/Adder.swift"), shipped, "reset finds the file as shipped")
+        let passing = try await run(["check", "99"])
+        #expect(passing.status == 0, "\(passing.stdout + passing.stderr)")
+        #expect(passing.stdout.hasSuffix("exercise 99 passed\n"), "\(passing.stdout)")
+        let reset = try await run(["reset", "99", "--yes"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(workspace.text(folder + "/Adder.swift") == shipped, "reset finds the file as shipped")
     }
 }

@@ -1,16 +1,16 @@
 import ExerciseChecks
 import Foundation
 import Lesson03Kit
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// `workshop present 03` driven the way an instructor drives it: in a real terminal (a tmux
 /// pane), with key presses, reading what the screen shows. In English and in Japanese: with
 /// `--lang ja` the lesson itself speaks Japanese too. Each step ends with one takeaway, its
 /// section's from the text (the program's own is left out), and the step's banner stays at the
 /// top while the run's output, longer than the pane, scrolls below it.
-final class PresentTmuxSlowTests: XCTestCase {
+@Suite struct PresentTmuxSlowTests {
     /// Short runs, but each request a second: step 2's run must still be going when the test,
     /// having seen it start, presses Ctrl-C (sent together with the key that starts it, the
     /// Ctrl-C could land before the run or after it on a busy machine: a race, not a test).
@@ -21,8 +21,8 @@ final class PresentTmuxSlowTests: XCTestCase {
     /// than a run of lesson 03 prints, so the output must scroll while the banner stays.
     static let paneRows = 36
 
-    func testPresentStepsThroughLesson03InEnglish() throws {
-        try present(
+    @Test func presentStepsThroughLesson03InEnglish() async throws {
+        try await present(
             language: "en", file: "Lessons/03-gcd-queues.md",
             screen: .init(
                 step: { "step \($0) of" }, takeaway: "┌─ Takeaway", stopped: "Stopped the run",
@@ -30,8 +30,8 @@ final class PresentTmuxSlowTests: XCTestCase {
                 programsTakeaways: ["Queues did not make the network faster", "Run all variants (the default)"]))
     }
 
-    func testPresentStepsThroughLesson03InJapanese() throws {
-        try present(
+    @Test func presentStepsThroughLesson03InJapanese() async throws {
+        try await present(
             language: "ja", file: "Lessons/ja/03-gcd-queues.md",
             screen: .init(
                 step: { "ステップ \($0) /" }, takeaway: "┌─ まとめ", stopped: "実行を止めました",
@@ -54,17 +54,17 @@ final class PresentTmuxSlowTests: XCTestCase {
         var programsTakeaways: [String]
     }
 
-    func present(language: String, file: String, screen: Screen) throws {
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
-        try XCTSkipUnless(
+    func present(language: String, file: String, screen: Screen) async throws {
+        try #require(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
+        try #require(
             Tmux.isInstalled, "tmux is not installed (bash .ci/setup --extras installs it): nothing to drive a terminal"
         )
         // The steps as the lesson text gives them: the test reads the same source as the presenter.
         let text = try String(contentsOf: ExerciseRoot.builtFrom.appendingPathComponent(file), encoding: .utf8)
         let demos = LessonText.demos(in: text, product: "lesson03")
-        XCTAssertGreaterThanOrEqual(demos.count, 2, "lesson 03 quotes its demos")
+        #expect(demos.count >= 2, "lesson 03 quotes its demos")
         guard demos.count >= 2 else { return }
-        XCTAssertFalse(demos[0].takeaway.isEmpty || demos[1].takeaway.isEmpty, "lesson 03's sections give takeaways")
+        #expect(!(demos[0].takeaway.isEmpty || demos[1].takeaway.isEmpty), "lesson 03's sections give takeaways")
 
         // The shell says how the presenter ended: tmux 3.3 sometimes marks the pane dead (its
         // terminal closed) before it has the exit status, and then reports none.
@@ -72,55 +72,57 @@ final class PresentTmuxSlowTests: XCTestCase {
             WorkshopBinary.path, "present", "3", "--lang", language, "--extra", "'\(Self.extra)'",
             "; echo \"presenter exited: $?\"",
         ].joined(separator: " ")
-        let tmux = try Tmux(command: command, root: ExerciseRoot.builtFrom, rows: Self.paneRows)
+        let tmux = try await Tmux(command: command, root: ExerciseRoot.builtFrom, rows: Self.paneRows)
         defer { tmux.end() }
 
         // Step 1: its number, title, point and command.
-        try tmux.waitForScreen("step 1 with its command") { screenText in
+        try await tmux.waitForScreen("step 1 with its command") { screenText in
             screenText.contains(screen.step(1)) && screenText.contains(demos[0].title)
                 && screenText.contains("$ " + demos[0].runs[0].text)
                 && screenText.contains(String(demos[0].point.prefix(12)))
         }
         // A key press runs it. At its end the pane shows, at once: the banner (still at the top),
         // the end of the lesson's table in the lesson's language, and the step's takeaway.
-        tmux.send("Space")
-        try tmux.waitForScreen("the banner, the lesson's table and the takeaway together") { screenText in
+        await tmux.send("Space")
+        try await tmux.waitForScreen("the banner, the lesson's table and the takeaway together") { screenText in
             screenText.contains(screen.step(1)) && screenText.contains(demos[0].title)
                 && screenText.contains(screen.lessonsOwn) && screenText.contains(MetricName.iconFailures.rawValue)
                 && screenText.contains(screen.takeaway)
         }
-        var shown = tmux.capture(history: true)
+        var shown = await tmux.capture(history: true)
         // The output was longer than the pane: its first line has scrolled away, the banner has not.
-        XCTAssertFalse(tmux.capture().contains(screen.lessonsFirstLine), tmux.capture())
+        let pane = await tmux.capture()
+        #expect(!pane.contains(screen.lessonsFirstLine), "\(pane)")
         // One takeaway: the text's, in its box, once; the program's own is not there.
-        XCTAssertEqual(shown.components(separatedBy: screen.takeaway).count - 1, 1, shown)
-        XCTAssertTrue(Self.folded(shown).contains(Self.folded(String(demos[0].takeaway.prefix(30)))), shown)
-        for programs in screen.programsTakeaways { XCTAssertFalse(shown.contains(programs), shown) }
+        #expect(shown.components(separatedBy: screen.takeaway).count - 1 == 1, "\(shown)")
+        #expect(Self.folded(shown).contains(Self.folded(String(demos[0].takeaway.prefix(30)))), "\(shown)")
+        for programs in screen.programsTakeaways { #expect(!shown.contains(programs), "\(shown)") }
 
         // The next key: step 2.
-        tmux.send("Enter")
-        try tmux.waitForScreen("step 2") { $0.contains(screen.step(2)) && $0.contains(demos[1].title) }
+        await tmux.send("Enter")
+        try await tmux.waitForScreen("step 2") { $0.contains(screen.step(2)) && $0.contains(demos[1].title) }
         // Run it, and once it has started (the lesson's own line for four image queues, in the
         // lesson's language), stop it: the presenter stays on step 2.
-        tmux.send("Space")
-        try tmux.waitForScreen("step 2's run started") { $0.contains(screen.lessonStarted) }
-        tmux.send("C-c")
-        try tmux.waitForScreen("the run stopped") { $0.contains(screen.stopped) && $0.contains(screen.step(2)) }
+        await tmux.send("Space")
+        try await tmux.waitForScreen("step 2's run started") { $0.contains(screen.lessonStarted) }
+        await tmux.send("C-c")
+        try await tmux.waitForScreen("the run stopped") { $0.contains(screen.stopped) && $0.contains(screen.step(2)) }
         // `r` runs it again, to its end: step 2's own takeaway, not the program's "run all variants".
-        tmux.send("r")
-        try tmux.waitForScreen("step 2's takeaway") { screenText in
+        await tmux.send("r")
+        try await tmux.waitForScreen("step 2's takeaway") { screenText in
             screenText.contains(screen.step(2)) && screenText.contains(screen.takeaway)
                 && Self.folded(screenText).contains(Self.folded(String(demos[1].takeaway.prefix(30))))
         }
-        shown = tmux.capture(history: true)
-        for programs in screen.programsTakeaways { XCTAssertFalse(shown.contains(programs), shown) }
+        shown = await tmux.capture(history: true)
+        for programs in screen.programsTakeaways { #expect(!shown.contains(programs), "\(shown)") }
         // `b` goes back to step 1.
-        tmux.send("b")
-        try tmux.waitForScreen("back at step 1") { $0.contains(screen.step(1)) && $0.contains(demos[0].title) }
+        await tmux.send("b")
+        try await tmux.waitForScreen("back at step 1") { $0.contains(screen.step(1)) && $0.contains(demos[0].title) }
         // `q` ends the presenter, with exit status 0.
-        tmux.send("q")
-        try tmux.waitForScreen("the presenter's end", history: true) { $0.contains("presenter exited: ") }
-        XCTAssertTrue(tmux.capture(history: true).contains("presenter exited: 0"), tmux.capture(history: true))
+        await tmux.send("q")
+        try await tmux.waitForScreen("the presenter's end", history: true) { $0.contains("presenter exited: ") }
+        let end = await tmux.capture(history: true)
+        #expect(end.contains("presenter exited: 0"), "\(end)")
     }
 
     /// The screen's text without line breaks and the spaces around them (the takeaway's box
@@ -138,48 +140,56 @@ struct Tmux {
 
     static var isInstalled: Bool { (try? Subprocess.run("tmux", ["-V"], timeout: 10))?.succeeded == true }
 
-    init(command: String, root: URL, rows: Int = 60) throws {
-        let started = try run([
+    init(command: String, root: URL, rows: Int = 60) async throws {
+        let started = try await run([
             "new-session", "-d", "-s", session, "-x", "200", "-y", String(rows), "-c", root.path, command, ";",
             "set-option", "-t", session, "remain-on-exit", "on",
         ])
         guard started.succeeded else { throw TestWorkspaceFailure(description: "tmux: \(started.stderr)") }
     }
 
-    /// tmux with this test's server; UTF-8 forced (`-u`), so the Japanese screen reads right.
-    @discardableResult
-    func run(_ arguments: [String]) throws -> Subprocess.Outcome {
+    /// tmux with this test's server, as its arguments; UTF-8 forced (`-u`), so the Japanese
+    /// screen reads right. (The first call starts the server, which outlives it: `Subprocess`
+    /// gives a child no descriptor of this process but its pipes, so the call does not wait
+    /// for the server.)
+    func command(_ arguments: [String]) -> (arguments: [String], environment: [String: String]) {
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = nil
         environment["TMUX"] = nil  // a test run from inside tmux still starts its own server
-        // The first call starts the tmux server, which outlives it: it must not inherit the
-        // descriptor Foundation watches to see its child end (fd 13 here), or the call would
-        // wait for the server. bash (dash takes one digit only) closes every descriptor above stderr first.
-        let closeInherited =
-            #"for fd in $(ls /dev/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null; done; exec tmux "$@""#
-        return try Subprocess.run(
-            "bash", ["-c", closeInherited, "tmux", "-u", "-L", socket] + arguments, environment: environment,
-            timeout: 30)
+        return (["-u", "-L", socket] + arguments, environment)
     }
 
-    func send(_ keys: String...) { _ = try? run(["send-keys", "-t", session] + keys) }
+    /// Runs tmux, waited for off Swift's pool and in no slot: a screen is read while a lesson
+    /// runs, and must not queue behind a compile.
+    @discardableResult
+    func run(_ arguments: [String]) async throws -> Subprocess.Outcome {
+        let (arguments, environment) = command(arguments)
+        return try await Subprocess.run("tmux", arguments, environment: environment, timeout: 30, in: .unlimited)
+    }
+
+    func send(_ keys: String...) async { _ = try? await run(["send-keys", "-t", session] + keys) }
 
     /// The pane as the eye sees it (with `history`, also what scrolled off the top).
-    func capture(history: Bool = false) -> String {
+    func capture(history: Bool = false) async -> String {
         let range = history ? ["-S", "-500"] : []
-        return (try? run(["capture-pane", "-p", "-t", session] + range))?.stdout ?? ""
+        return (try? await run(["capture-pane", "-p", "-t", session] + range))?.stdout ?? ""
     }
 
-    /// Polls the pane until `seen` holds; fails with what the screen showed after `PresentTmuxSlowTests.patience` seconds.
-    func waitForScreen(_ what: String, history: Bool = false, _ seen: (String) -> Bool) throws {
+    /// Polls the pane until `seen` holds; fails with what the screen showed after
+    /// `PresentTmuxSlowTests.patience` seconds. (Polling: tmux tells no one when a pane changes.)
+    func waitForScreen(_ what: String, history: Bool = false, _ seen: (String) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(PresentTmuxSlowTests.patience)
         while Date() < deadline {
-            if seen(capture(history: history)) { return }
-            Thread.sleep(forTimeInterval: 0.1)
+            if seen(await capture(history: history)) { return }
+            try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestWorkspaceFailure(description: "no \(what) on the screen; it shows:\n\(capture(history: true))")
+        throw TestWorkspaceFailure(description: "no \(what) on the screen; it shows:\n\(await capture(history: true))")
     }
 
-    func end() { _ = try? run(["kill-server"]) }
+    /// Stops the test's tmux server (from a `defer`: not awaited).
+    func end() {
+        let (arguments, environment) = command(["kill-server"])
+        _ = try? Subprocess.run("tmux", arguments, environment: environment, timeout: 30)
+    }
 }

@@ -17,8 +17,9 @@ import WorkshopTools
         try Data(text.utf8).write(to: file)
     }
 
-    func build(_ arguments: [String] = []) throws {
-        let build = try Subprocess.run("swift", ["build"] + arguments, currentDirectory: root.path, timeout: 900)
+    func build(_ arguments: [String] = []) async throws {
+        let build = try await Subprocess.run(
+            "swift", ["build"] + arguments, currentDirectory: root.path, timeout: 900, in: .shared)
         try #require(build.succeeded, "\(build.stdout.suffix(2000))\(build.stderr.suffix(2000))")
     }
 
@@ -57,21 +58,21 @@ import WorkshopTools
 
         """
 
-    @Test func aProductIsFreshAfterEveryBuildEvenWhenNothingWasLinkedAnew() throws {
+    @Test func aProductIsFreshAfterEveryBuildEvenWhenNothingWasLinkedAnew() async throws {
         defer { try? FileManager.default.removeItem(at: root) }
         try write("Package.swift", Self.manifest)
         try write("Sources/Core/Core.swift", "public func answer() -> Int { 1 }  // the first answer\n")
         try write("Sources/Core/Resources/words.txt", "one\n")
         try write("Sources/app/main.swift", "import Core\nprint(answer())\n")
         try write("Sources/other/main.swift", "import Core\nprint(answer() + 1)\n")
-        try build()
+        try await build()
         #expect(stale.app == nil && stale.library == nil, "\(stale)")
 
         // New code built for another program only: compiled, but not yet in app or the library.
         try write("Sources/Core/Core.swift", "public func answer() -> Int { 2 }  // the first answer\n")
-        try build(["--product", "other"])
+        try await build(["--product", "other"])
         #expect(stale.app == "Sources/Core/Core.swift" && stale.library == "Sources/Core/Core.swift", "\(stale)")
-        try build()
+        try await build()
         #expect(stale.app == nil && stale.library == nil, "\(stale)")
 
         // A comment: the compiler keeps the object file, SwiftPM links nothing anew. (Not the
@@ -79,20 +80,20 @@ import WorkshopTools
         let linked = (modified("app"), modified("libSupport.so"))
         try write("Sources/Core/Core.swift", "public func answer() -> Int { 2 }  // the same answer\n")
         #expect(stale.app == "Sources/Core/Core.swift" && stale.library == "Sources/Core/Core.swift", "\(stale)")
-        try build()
+        try await build()
         #expect(modified("app") == linked.0 && modified("libSupport.so") == linked.1, "linked anew: not the case")
         #expect(stale.app == nil && stale.library == nil, "\(stale)")
 
         // A resource: copied into the bundle, nothing linked.
         try write("Sources/Core/Resources/words.txt", "two\n")
         #expect(stale.app == "Sources/Core/Resources/words.txt", "\(stale)")
-        try build()
+        try await build()
         #expect(stale.app == nil && stale.library == nil, "\(stale)")
 
         // The manifest: planned anew, nothing compiled.
         try write("Package.swift", Self.manifest + "// a comment\n")
         #expect(stale.app == "Package.swift" && stale.library == "Package.swift", "\(stale)")
-        try build()
+        try await build()
         #expect(stale.app == nil && stale.library == nil, "\(stale)")
     }
 }

@@ -1,8 +1,8 @@
 import ExerciseChecks
 import Foundation
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// `workshop new lesson` and `workshop new exercise`, as an instructor runs them, in a throwaway
 /// copy of what they read and write (no package build: the template lesson they copy is built
@@ -13,7 +13,7 @@ import XCTest
 /// tutorials find every file they show; `sync` finds nothing to write and `verify` finds the
 /// exercise failing as shipped and passing with its reference; and the files left with a TODO
 /// are the ones `.github/CONTRIBUTING.md` says a person writes by hand.
-final class ScaffoldSlowTests: XCTestCase {
+@Suite struct ScaffoldSlowTests {
     static let source = ExerciseRoot.builtFrom
 
     /// The files the two commands read, as they are in the package, in a new folder (with the
@@ -30,13 +30,12 @@ final class ScaffoldSlowTests: XCTestCase {
         return workspace
     }
 
-    func testANewLessonAndItsFirstExerciseAreTheTemplatesRenamedAndHold() throws {
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the test drives .build/debug/workshop")
+    @Test func aNewLessonAndItsFirstExerciseAreTheTemplatesRenamedAndHold() async throws {
+        try #require(WorkshopBinary.isBuilt, "run `swift build` first: the test drives .build/debug/workshop")
         let workspace = try makeWorkspace()
-        defer { workspace.remove() }
         let root = workspace.root
         let package = workspace.text("Package.swift")
-        let numbers = try XCTUnwrap(LessonScaffoldProbe.lessons(in: package), "Package.swift's lessons line")
+        let numbers = try #require(LessonScaffoldProbe.lessons(in: package), "Package.swift's lessons line")
         let number = String(format: "%02d", (numbers.compactMap { Int($0) }.max() ?? 0) + 1)
         let lesson = LessonScaffold(
             number: number, title: "rows off the main thread", titleJapanese: "メインスレッドの外で取る行")
@@ -51,8 +50,8 @@ final class ScaffoldSlowTests: XCTestCase {
                 exercise.titleJapanese, "--type", exercise.typeName,
             ],
         ] {
-            let made = try WorkshopBinary.run(arguments, root: root, timeout: 300)
-            XCTAssertEqual(made.status, 0, "workshop \(arguments.joined(separator: " ")): \(made.stdout)\(made.stderr)")
+            let made = try await WorkshopBinary.run(arguments, root: root, timeout: 300)
+            #expect(made.status == 0, "workshop \(arguments.joined(separator: " ")): \(made.stdout)\(made.stderr)")
         }
 
         let after = Self.contents(root)
@@ -62,8 +61,8 @@ final class ScaffoldSlowTests: XCTestCase {
         for folder in LessonScaffold.codeFolders {
             for path in TemplateFiles.list(folder, root: Self.source) {
                 let copy = lesson.renamed(folder + "/" + path)
-                XCTAssertNotEqual(copy, folder + "/" + path)
-                XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.path(copy)), "\(copy) was not written")
+                #expect(copy != folder + "/" + path)
+                #expect(FileManager.default.fileExists(atPath: workspace.path(copy)), "\(copy) was not written")
                 written.append(copy)
             }
         }
@@ -78,41 +77,41 @@ final class ScaffoldSlowTests: XCTestCase {
         }
         for path in written + texts + exerciseFiles + ["README.md", "Lessons/README.md", "Lessons/ja/README.md"] {
             let text = workspace.text(path)
-            XCTAssertFalse(text.isEmpty, "\(path) is empty or missing")
+            #expect(!text.isEmpty, "\(path) is empty or missing")
             for placeholder in [
                 "Template", "the title of the lesson", "レッスンのタイトル", "NNx", "the title of the exercise", "演習のタイトル",
                 "<!-- lesson link -->", "<!-- compiled as -->", "Solution",
             ] where text.contains(placeholder) {
-                XCTFail("\(path) still says \(placeholder)")
+                Issue.record("\(path) still says \(placeholder)")
             }
         }
 
         // Package.swift: the number in its lessons line, and nothing else changed.
         let listed = workspace.text("Package.swift")
         let changed = zip(package.split(separator: "\n"), listed.split(separator: "\n")).filter { $0 != $1 }
-        XCTAssertEqual(changed.count, 1, "\(changed)")
-        XCTAssertEqual(LessonScaffoldProbe.lessons(in: listed), numbers + [number])
+        #expect(changed.count == 1, "\(changed)")
+        #expect(LessonScaffoldProbe.lessons(in: listed) == numbers + [number])
 
-        try typeCheck(number: number, written: written, root: root)
+        try await typeCheck(number: number, written: written, root: root)
         try checkTexts(lesson, exercise, root: root)
 
         // sync finds nothing to write; verify: the file as shipped fails, the reference passes.
-        let sync = try WorkshopBinary.run(["sync", "--check", exercise.id], root: root)
-        XCTAssertEqual(sync.status, 0, sync.stdout + sync.stderr)
-        let verify = try WorkshopBinary.run(["verify", exercise.id], root: root)
-        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        XCTAssertTrue(
+        let sync = try await WorkshopBinary.run(["sync", "--check", exercise.id], root: root)
+        #expect(sync.status == 0, "\(sync.stdout + sync.stderr)")
+        let verify = try await WorkshopBinary.run(["verify", exercise.id], root: root)
+        #expect(verify.status == 0, "\(verify.stdout + verify.stderr)")
+        #expect(
             verify.stdout.contains("verify: exercise \(exercise.id) ships unsolved and its reference passes"),
-            verify.stdout)
+            "\(verify.stdout)")
 
-        try authorsTheExercise(exercise, root: root)
+        try await authorsTheExercise(exercise, root: root)
         try checkTheCount(lesson, exercise, written: after.filter { before[$0.key] != $0.value })
     }
 
     /// An author replaces the stand-in (the learner's file, its reference, the checks) and runs
     /// `sync`: exercise.json's checks, `failsAsShipped` and `uses` are written from them, the
     /// READMEs' tables too, and `verify` holds. Nothing in exercise.json is written by hand.
-    func authorsTheExercise(_ exercise: ExerciseScaffold, root: URL) throws {
+    func authorsTheExercise(_ exercise: ExerciseScaffold, root: URL) async throws {
         let folder = root.appendingPathComponent("Exercises/" + exercise.folder)
         let shipped = """
             // Exercise \(exercise.id): \(exercise.title)
@@ -155,21 +154,21 @@ final class ScaffoldSlowTests: XCTestCase {
         ] {
             try Data(text.utf8).write(to: folder.appendingPathComponent(path))
         }
-        let sync = try WorkshopBinary.run(["sync", exercise.id], root: root)
-        XCTAssertEqual(sync.status, 0, sync.stdout + sync.stderr)
-        let entry = try XCTUnwrap(
+        let sync = try await WorkshopBinary.run(["sync", exercise.id], root: root)
+        #expect(sync.status == 0, "\(sync.stdout + sync.stderr)")
+        let entry = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(".meta/exercise.json")))
                 as? [String: Any])
-        XCTAssertEqual(entry["failsAsShipped"] as? [String], ["counts the rows above"])
-        XCTAssertEqual(
-            (entry["uses"] as? [String: String])?["en"],
-            "RowCounter(rows:), RowCounter.count(above:) and RowCounter.total()")
+        #expect(entry["failsAsShipped"] as? [String] == ["counts the rows above"])
+        #expect(
+            (entry["uses"] as? [String: String])?["en"]
+                == "RowCounter(rows:), RowCounter.count(above:) and RowCounter.total()")
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
-        XCTAssertTrue(readme.contains("| counts every row | 4 |"), readme)
-        let again = try WorkshopBinary.run(["sync", "--check", exercise.id], root: root)
-        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
-        let verify = try WorkshopBinary.run(["verify", exercise.id], root: root)
-        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        #expect(readme.contains("| counts every row | 4 |"), "\(readme)")
+        let again = try await WorkshopBinary.run(["sync", "--check", exercise.id], root: root)
+        #expect(again.status == 0, "\(again.stdout + again.stderr)")
+        let verify = try await WorkshopBinary.run(["verify", exercise.id], root: root)
+        #expect(verify.status == 0, "\(verify.stdout + verify.stderr)")
     }
 
     /// Every file under `root`, by path, with its bytes.
@@ -184,7 +183,7 @@ final class ScaffoldSlowTests: XCTestCase {
     /// The new lesson's kit built as a module from its files, then its program and its tests
     /// type-checked against it, all against the package's built modules (`Bundle.module`, which
     /// SwiftPM writes, stood in for).
-    func typeCheck(number: String, written: [String], root: URL) throws {
+    func typeCheck(number: String, written: [String], root: URL) async throws {
         let toolchain = Toolchain.current
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-typecheck-\(UUID())")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -207,11 +206,12 @@ final class ScaffoldSlowTests: XCTestCase {
             ("lesson\(number)", ["-typecheck"], swift("Sources/lesson\(number)") + [bundle]),
             ("Lesson\(number)Tests", ["-typecheck"], swift("Tests/Lesson\(number)Tests")),
         ] {
-            XCTAssertFalse(files.isEmpty, module)
-            let outcome = try Subprocess.run(
-                "swiftc", flags + mode + ["-module-name", module] + files, currentDirectory: work.path, timeout: 300)
-            XCTAssertTrue(outcome.succeeded, "\(module): \(outcome.stdout)\(outcome.stderr)")
-            XCTAssertFalse(outcome.stderr.contains("warning:"), "\(module): \(outcome.stderr)")
+            #expect(!files.isEmpty, "\(module)")
+            let outcome = try await Subprocess.run(
+                "swiftc", flags + mode + ["-module-name", module] + files, currentDirectory: work.path, timeout: 300,
+                in: .shared)
+            #expect(outcome.succeeded, "\(module): \(outcome.stdout)\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("warning:"), "\(module): \(outcome.stderr)")
         }
     }
 
@@ -224,9 +224,9 @@ final class ScaffoldSlowTests: XCTestCase {
         }
         let english = try text("Lessons/" + lesson.textName)
         let japanese = try text("Lessons/ja/" + lesson.textName)
-        XCTAssertEqual(LanguageSyncTests.headingLevels(english), LanguageSyncTests.headingLevels(japanese))
-        XCTAssertTrue(english.contains("swift run lesson\(lesson.number)\n"))
-        XCTAssertTrue(japanese.contains("swift run lesson\(lesson.number)\n"))
+        #expect(LanguageSyncTests.headingLevels(english) == LanguageSyncTests.headingLevels(japanese))
+        #expect(english.contains("swift run lesson\(lesson.number)\n"))
+        #expect(japanese.contains("swift run lesson\(lesson.number)\n"))
         let rules = JapaneseTermTests.termTable(try JapaneseTexts.text(JapaneseTexts.glossary)).rules
         let programEnglish = try JapaneseQuotedOutputTests.programEnglish()
         let folder = "Exercises/" + exercise.folder
@@ -235,25 +235,24 @@ final class ScaffoldSlowTests: XCTestCase {
             folder + "/README.ja.md",
             folder + "/hints.ja.md",
         ] {
-            XCTAssertEqual(JapaneseTermTests.findings(in: try text(path), path: path, rules: rules), [])
-            XCTAssertEqual(
-                JapaneseQuotedOutputTests.findings(in: try text(path), path: path, english: programEnglish), [])
+            #expect(JapaneseTermTests.findings(in: try text(path), path: path, rules: rules) == [])
+            #expect(JapaneseQuotedOutputTests.findings(in: try text(path), path: path, english: programEnglish) == [])
         }
         for path in ["Sources/Lesson\(lesson.number)Kit", "Sources/lesson\(lesson.number)"] {
             let strings = try text(path + "/Resources/ja.lproj/Localizable.strings")
-            XCTAssertEqual(JapaneseTermTests.findings(in: strings, path: path, rules: rules), [])
+            #expect(JapaneseTermTests.findings(in: strings, path: path, rules: rules) == [])
         }
         let catalog = ExerciseCatalog.load(root: root)
-        XCTAssertEqual(catalog.problems, [])
-        XCTAssertNotNil(catalog.exercises.first { $0.id == exercise.id })
-        XCTAssertEqual(CatalogTexts.changes(catalog.exercises, root: root).map(\.path), [])
+        #expect(catalog.problems == [])
+        #expect(catalog.exercises.first { $0.id == exercise.id } != nil)
+        #expect(CatalogTexts.changes(catalog.exercises, root: root).map(\.path) == [])
         let assembled = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-docc-\(UUID())")
         defer { try? FileManager.default.removeItem(at: assembled) }
         for language in TutorialCatalog.Language.allCases {
             let assembly = try TutorialCatalog.assemble(
                 language, root: root, into: assembled.appendingPathComponent(language.rawValue))
-            XCTAssertTrue(assembly.tutorials.contains("lesson\(lesson.number).tutorial"), "\(assembly.tutorials)")
-            XCTAssertTrue(
+            #expect(assembly.tutorials.contains("lesson\(lesson.number).tutorial"), "\(assembly.tutorials)")
+            #expect(
                 assembly.resources.contains("\(exercise.id)-shipped-\(exercise.typeName).swift"),
                 "\(assembly.resources)")
         }
@@ -270,7 +269,7 @@ final class ScaffoldSlowTests: XCTestCase {
         let contributing = try String(
             contentsOf: Self.source.appendingPathComponent(".github/CONTRIBUTING.md"), encoding: .utf8)
         let listed = Self.handWritten(in: contributing)
-        XCTAssertLessThanOrEqual(listed.count, 10, "\(listed)")
+        #expect(listed.count <= 10, "\(listed)")
         // "Lessons/08-....md", "Exercises/08a-.../<Type>.swift": the names CONTRIBUTING cannot know.
         let named = listed.map { path in
             path.replacingOccurrences(of: "08-....md", with: lesson.textName)
@@ -278,7 +277,7 @@ final class ScaffoldSlowTests: XCTestCase {
                 .replacingOccurrences(of: "<Type>", with: exercise.typeName)
                 .replacingOccurrences(of: "08", with: lesson.number)
         }
-        XCTAssertEqual(todo.sorted(), named.sorted(), "the files left with a TODO, and CONTRIBUTING's count")
+        #expect(todo.sorted() == named.sorted(), "the files left with a TODO, and CONTRIBUTING's count")
     }
 
     /// The paths in the table under "### Files you then write by hand" (its rows: `| n | `path` | what |`).

@@ -1,5 +1,6 @@
 import ExerciseChecks
 import Foundation
+import Testing
 import WorkshopCore
 import WorkshopTools
 
@@ -25,23 +26,28 @@ enum WorkshopBinary {
     }
 
     /// Runs `workshop arguments` with the exercises at `root`, in `directory` (a folder under
-    /// `root`; default: the root itself); `changes` sets (or with nil removes) environment variables.
+    /// `root`; default: the root itself); `changes` sets (or with nil removes) environment
+    /// variables. In one of the slots every suite's children share (`Subprocess.Slots.shared`),
+    /// waited for off Swift's pool.
     static func run(
         _ arguments: [String], root: URL, in directory: String? = nil, changes: [String: String?] = [:],
         timeout: Double = 300
-    ) throws -> Subprocess.Outcome {
+    ) async throws -> Subprocess.Outcome {
+        try #require(isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
         var environment = environment(root: root)
         for (name, value) in changes { environment[name] = value }
         let folder = directory.map { root.appendingPathComponent($0).path } ?? root.path
-        return try Subprocess.run(path, arguments, environment: environment, currentDirectory: folder, timeout: timeout)
+        return try await Subprocess.run(
+            path, arguments, environment: environment, currentDirectory: folder, timeout: timeout, in: .shared)
     }
 }
 
 /// A throwaway workshop made of the files as shipped, never the learner's: the lessons and
 /// every exercise's folder (its texts, its `.meta` with driver, reference and copies as
 /// shipped) with the learner's files as shipped. No git, as in a ZIP download: nothing the
-/// learner's commands do needs it (a test that wants a repository makes one).
-struct TestWorkspace {
+/// learner's commands do needs it (a test that wants a repository makes one). Removed when
+/// the last reference to it goes (a suite's instance, made for one test).
+final class TestWorkspace: Sendable {
     let root: URL
     static let source = ExerciseRoot.builtFrom
 
@@ -58,6 +64,15 @@ struct TestWorkspace {
             }
         }
         try Data("// swift-tools-version:6.0\n".utf8).write(to: root.appendingPathComponent("Package.swift"))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// Runs `workshop arguments` here (see `WorkshopBinary.run`).
+    func run(
+        _ arguments: [String], _ changes: [String: String?] = [:], in directory: String? = nil, timeout: Double = 300
+    ) async throws -> Subprocess.Outcome {
+        try await WorkshopBinary.run(arguments, root: root, in: directory, changes: changes, timeout: timeout)
     }
 
     /// The exercise's one file as shipped.
@@ -84,8 +99,22 @@ struct TestWorkspace {
 
     /// Solves `exercise` with its reference solution.
     func solve(_ exercise: Exercise) throws { try install(exercise, from: exercise.solutionDirectory) }
+}
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
+/// A suite whose every test gets a workspace of its own (each test has an instance of the
+/// suite, made by its `init`) and drives the built `workshop` on it: the setup the learner's
+/// commands' suites share.
+protocol WorkspaceSuite {
+    var workspace: TestWorkspace { get }
+}
+
+extension WorkspaceSuite {
+    /// Runs `workshop arguments` on the suite's workspace (see `WorkshopBinary.run`).
+    func run(_ arguments: [String], _ changes: [String: String?] = [:], in directory: String? = nil)
+        async throws -> Subprocess.Outcome
+    {
+        try await workspace.run(arguments, changes, in: directory)
+    }
 }
 
 struct TestWorkspaceFailure: Error, CustomStringConvertible {

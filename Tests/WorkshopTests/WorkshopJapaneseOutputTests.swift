@@ -1,9 +1,9 @@
 import ExerciseChecks
 import Foundation
 import LessonTestSupport
+import Testing
 import WorkshopCore
 import WorkshopTools
-import XCTest
 
 /// Under a Japanese locale (or `--lang ja`), what `workshop` itself says holds no English
 /// sentence: `list`, `hint`, `check` on a file as shipped, `verify`, `--help` of the CLI and of
@@ -19,31 +19,22 @@ import XCTest
 /// And commands are taken out of the lines before counting ("swift run workshop hint NN",
 /// anything in backquotes): they are what the learner types, the same in every language.
 ///
-/// What WorkshopJapaneseOutputTests and WorkshopJapaneseOutputSlowTests (the slow tier) share; no tests of its own.
-class WorkshopJapaneseOutputCase: XCTestCase {
-    var workspace: TestWorkspace!
+/// What WorkshopJapaneseOutputTests and WorkshopJapaneseOutputSlowTests (the slow tier) share.
+protocol WorkshopJapaneseOutputSuite: WorkspaceSuite {}
 
-    override func setUpWithError() throws {
-        try XCTSkipUnless(WorkshopBinary.isBuilt, "run `swift build` first: the tests drive .build/debug/workshop")
-        workspace = try TestWorkspace()
+/// The two ways to ask for Japanese: the locale, and `--lang ja` with an English locale.
+enum Asking: CaseIterable {
+    case locale, flag
+
+    var changes: [String: String?] { self == .locale ? ["LANG": "ja_JP.UTF-8"] : [:] }
+    func arguments(_ arguments: [String]) -> [String] {
+        self == .locale ? arguments : arguments + ["--lang", "ja"]
     }
+}
 
-    override func tearDown() {
-        workspace?.remove()
-    }
-
-    /// The two ways to ask for Japanese: the locale, and `--lang ja` with an English locale.
-    enum Asking: CaseIterable {
-        case locale, flag
-
-        var changes: [String: String?] { self == .locale ? ["LANG": "ja_JP.UTF-8"] : [:] }
-        func arguments(_ arguments: [String]) -> [String] {
-            self == .locale ? arguments : arguments + ["--lang", "ja"]
-        }
-    }
-
-    func run(_ arguments: [String], _ asking: Asking) throws -> Subprocess.Outcome {
-        try WorkshopBinary.run(asking.arguments(arguments), root: workspace.root, changes: asking.changes)
+extension WorkshopJapaneseOutputSuite {
+    func run(_ arguments: [String], _ asking: Asking) async throws -> Subprocess.Outcome {
+        try await run(asking.arguments(arguments), asking.changes)
     }
 
     /// The lines of `output` with an English sentence, less those of the checks and of ArgumentParser (see above).
@@ -68,74 +59,80 @@ class WorkshopJapaneseOutputCase: XCTestCase {
     }
 }
 
-final class WorkshopJapaneseOutputTests: WorkshopJapaneseOutputCase {
-    func testListHintCheckAndHelpSpeakJapanese() throws {
+@Suite struct WorkshopJapaneseOutputTests: WorkshopJapaneseOutputSuite {
+    let workspace: TestWorkspace
+
+    init() throws { workspace = try TestWorkspace() }
+
+    @Test func listHintCheckAndHelpSpeakJapanese() async throws {
         let exercise = Subject.pure
         for asking in Asking.allCases {
-            let list = try run(["list"], asking)
-            XCTAssertEqual(list.status, 0, list.stderr)
-            XCTAssertTrue(list.stdout.contains("未着手"), "\(asking): \(list.stdout)")
-            XCTAssertEqual(Self.english(in: list.stdout + "\n" + list.stderr), [], "\(asking): list")
+            let list = try await run(["list"], asking)
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout.contains("未着手"), "\(asking): \(list.stdout)")
+            #expect(Self.english(in: list.stdout + "\n" + list.stderr) == [], "\(asking): list")
 
-            let hint = try run(["hint", exercise.id], asking)
-            XCTAssertEqual(hint.status, 0, hint.stderr)
-            XCTAssertTrue(hint.stdout.hasPrefix("演習 \(exercise.id) のヒント: "), "\(asking): \(hint.stdout)")
-            XCTAssertEqual(Self.english(in: hint.stdout + "\n" + hint.stderr), [], "\(asking): hint")
+            let hint = try await run(["hint", exercise.id], asking)
+            #expect(hint.status == 0, "\(hint.stderr)")
+            #expect(hint.stdout.hasPrefix("演習 \(exercise.id) のヒント: "), "\(asking): \(hint.stdout)")
+            #expect(Self.english(in: hint.stdout + "\n" + hint.stderr) == [], "\(asking): hint")
 
-            let check = try run(["check", exercise.id], asking)
-            XCTAssertEqual(check.status, 1, "the file as shipped fails: \(check.stdout)")
-            XCTAssertTrue(check.stdout.contains("期待:"), "\(asking): \(check.stdout)")
-            XCTAssertTrue(check.stdout.hasSuffix("件のチェックが失敗\n"), "\(asking): \(check.stdout)")
-            XCTAssertEqual(Self.english(in: check.stdout + "\n" + check.stderr), [], "\(asking): check")
+            let check = try await run(["check", exercise.id], asking)
+            #expect(check.status == 1, "the file as shipped fails: \(check.stdout)")
+            #expect(check.stdout.contains("期待:"), "\(asking): \(check.stdout)")
+            #expect(check.stdout.hasSuffix("件のチェックが失敗\n"), "\(asking): \(check.stdout)")
+            #expect(Self.english(in: check.stdout + "\n" + check.stderr) == [], "\(asking): check")
 
             for command in [["--help"], ["check", "--help"], ["verify", "--help"], ["watch", "--help"]] {
-                let help = try run(command, asking)
-                XCTAssertEqual(help.status, 0, help.stderr)
-                XCTAssertTrue(help.stdout.contains("OVERVIEW: "), help.stdout)
-                XCTAssertEqual(Self.english(in: help.stdout), [], "\(asking): \(command.joined(separator: " "))")
+                let help = try await run(command, asking)
+                #expect(help.status == 0, "\(help.stderr)")
+                #expect(help.stdout.contains("OVERVIEW: "), "\(help.stdout)")
+                #expect(Self.english(in: help.stdout) == [], "\(asking): \(command.joined(separator: " "))")
             }
         }
         // The English stays English, and the count sees it (so an empty count above means something).
-        let english = try WorkshopBinary.run(["check", "--help"], root: workspace.root)
-        XCTAssertTrue(english.stdout.contains("Run an exercise's checks on your file"), english.stdout)
-        XCTAssertFalse(Self.english(in: english.stdout).isEmpty, english.stdout)
-        let englishCheck = try WorkshopBinary.run(["check", exercise.id], root: workspace.root)
-        XCTAssertTrue(
+        let english = try await WorkshopBinary.run(["check", "--help"], root: workspace.root)
+        #expect(english.stdout.contains("Run an exercise's checks on your file"), "\(english.stdout)")
+        #expect(!(Self.english(in: english.stdout).isEmpty), "\(english.stdout)")
+        let englishCheck = try await WorkshopBinary.run(["check", exercise.id], root: workspace.root)
+        #expect(
             Self.english(in: englishCheck.stdout).contains("Read the first FAIL above, change your file, check again."),
-            englishCheck.stdout)
+            "\(englishCheck.stdout)")
     }
 
-    func testTheCommandLinesErrorsSpeakJapanese() throws {
+    @Test func theCommandLinesErrorsSpeakJapanese() async throws {
         for asking in Asking.allCases {
-            let unknown = try run(["check", "99x"], asking)
-            XCTAssertEqual(unknown.status, 64)
-            XCTAssertTrue(unknown.stderr.contains("演習 \"99x\" はありません。演習は "), "\(asking): \(unknown.stderr)")
+            let unknown = try await run(["check", "99x"], asking)
+            #expect(unknown.status == 64)
+            #expect(unknown.stderr.contains("演習 \"99x\" はありません。演習は "), "\(asking): \(unknown.stderr)")
 
-            let flag = try run(["verify", "--repeat", "0"], asking)
-            XCTAssertEqual(flag.status, 64)
-            XCTAssertTrue(flag.stderr.contains("--repeat は 1 から 100 の間で指定してください"), "\(asking): \(flag.stderr)")
+            let flag = try await run(["verify", "--repeat", "0"], asking)
+            #expect(flag.status == 64)
+            #expect(flag.stderr.contains("--repeat は 1 から 100 の間で指定してください"), "\(asking): \(flag.stderr)")
 
-            let command = try run(["chek"], asking)
-            XCTAssertEqual(command.status, 64)
-            XCTAssertTrue(command.stderr.contains("\"chek\" というコマンドはありません"), command.stderr)
-            XCTAssertEqual(
-                Self.english(in: command.stdout + "\n" + command.stderr), [], "\(asking): an unknown command")
+            let command = try await run(["chek"], asking)
+            #expect(command.status == 64)
+            #expect(command.stderr.contains("\"chek\" というコマンドはありません"), "\(command.stderr)")
+            #expect(Self.english(in: command.stdout + "\n" + command.stderr) == [], "\(asking): an unknown command")
         }
     }
 }
 
 /// The slow tier (`swift test --filter SlowTests`).
-final class WorkshopJapaneseOutputSlowTests: WorkshopJapaneseOutputCase {
+@Suite struct WorkshopJapaneseOutputSlowTests: WorkshopJapaneseOutputSuite {
+    let workspace: TestWorkspace
+
+    init() throws { workspace = try TestWorkspace() }
+
     /// `verify` of one exercise (quick: its checks need no network or thread), both ways of asking.
-    func testVerifyOfOneExerciseSpeaksJapanese() throws {
+    @Test func verifyOfOneExerciseSpeaksJapanese() async throws {
         // verify's words, twice: the slow tier.
         let exercise = Subject.pure
         for asking in Asking.allCases {
-            let verify = try run(["verify", exercise.id], asking)
-            XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-            XCTAssertTrue(
-                verify.stdout.contains("verify: 演習 \(exercise.id) は未解答で配布され、解答例は合格します"), verify.stdout)
-            XCTAssertEqual(Self.english(in: verify.stdout + "\n" + verify.stderr), [], "\(asking): verify")
+            let verify = try await run(["verify", exercise.id], asking)
+            #expect(verify.status == 0, "\(verify.stdout + verify.stderr)")
+            #expect(verify.stdout.contains("verify: 演習 \(exercise.id) は未解答で配布され、解答例は合格します"), "\(verify.stdout)")
+            #expect(Self.english(in: verify.stdout + "\n" + verify.stderr) == [], "\(asking): verify")
         }
     }
 }

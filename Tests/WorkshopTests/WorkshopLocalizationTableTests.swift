@@ -1,18 +1,18 @@
 import Foundation
-import XCTest
+import Testing
 
 /// `workshop`'s Japanese table (Sources/workshop/Resources/ja.lproj/Localizable.strings) keeps up
 /// with the code: every English text the code looks up (`localized("...")` or
 /// `localized(format: "...", ...)` in Sources/workshop) has its Japanese, and every Japanese
 /// text takes the same arguments as its English key (same conversions, positional or in order),
 /// so `String(format:)` never reads an argument that is not there.
-final class WorkshopLocalizationTableTests: XCTestCase {
+@Suite struct WorkshopLocalizationTableTests {
     static let sources = JapaneseTexts.root.appendingPathComponent("Sources/workshop")
 
     static func table() throws -> [String: String] {
         let data = try Data(contentsOf: sources.appendingPathComponent("Resources/ja.lproj/Localizable.strings"))
         let table = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String]
-        return try XCTUnwrap(table, "the table reads as a dictionary of strings")
+        return try #require(table, "the table reads as a dictionary of strings")
     }
 
     /// The English keys the code looks up with a string literal (one line, or a multi-line
@@ -104,19 +104,19 @@ final class WorkshopLocalizationTableTests: XCTestCase {
         return Set(found).sorted()
     }
 
-    func testEveryTextTheCodeLooksUpHasItsJapanese() throws {
+    @Test func everyTextTheCodeLooksUpHasItsJapanese() async throws {
         let table = try Self.table()
         let keys = try Self.keysInCode()
-        XCTAssertGreaterThan(keys.count, 150, "the scan finds the code's texts")
+        #expect(keys.count > 150, "the scan finds the code's texts")
         for (key, file) in keys {
-            XCTAssertNotNil(table[key], "\(file): no Japanese for \"\(key)\"")
+            #expect(table[key] != nil, "\(file): no Japanese for \"\(key)\"")
         }
     }
 
-    func testEveryJapaneseTextTakesItsKeysArguments() throws {
+    @Test func everyJapaneseTextTakesItsKeysArguments() async throws {
         for (key, value) in try Self.table() {
-            XCTAssertEqual(Self.arguments(value), Self.arguments(key), "\"\(key)\" = \"\(value)\"")
-            XCTAssertFalse(value.isEmpty, key)
+            #expect(Self.arguments(value) == Self.arguments(key), "\"\(key)\" = \"\(value)\"")
+            #expect(!value.isEmpty, "\(key)")
         }
     }
 }
