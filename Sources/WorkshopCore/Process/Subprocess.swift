@@ -18,13 +18,18 @@ public enum Subprocess {
         public var timedOut: Bool
         public var stdout: String
         public var stderr: String
+        /// Seconds from its start to its end: not the wait for a slot before it started.
+        public var seconds: Double
 
-        public init(status: Int32, signaled: Bool, timedOut: Bool, stdout: String, stderr: String) {
+        public init(
+            status: Int32, signaled: Bool, timedOut: Bool, stdout: String, stderr: String, seconds: Double = 0
+        ) {
             self.status = status
             self.signaled = signaled
             self.timedOut = timedOut
             self.stdout = stdout
             self.stderr = stderr
+            self.seconds = seconds
         }
 
         public var succeeded: Bool { !signaled && !timedOut && status == 0 }
@@ -81,6 +86,7 @@ public enum Subprocess {
         currentDirectory: String? = nil, timeout: Double, memoryLimit: MemoryLimit = .inherit,
         backtraceOnTimeout: Bool = false, backtraceGrace: Double = 5, killGrace: Double = 5
     ) throws -> Outcome {
+        let started = monotonicSeconds()
         let child = try Child(
             program, arguments, environment: environment, currentDirectory: currentDirectory, memoryLimit: memoryLimit)
         let pid = child.pid
@@ -109,7 +115,7 @@ public enum Subprocess {
         let ending = end ?? Child.End(status: SIGKILL, signaled: true)
         return Outcome(
             status: ending.status, signaled: ending.signaled, timedOut: timedOut, stdout: output.stdoutText,
-            stderr: output.stderrText)
+            stderr: output.stderrText, seconds: monotonicSeconds() - started)
     }
 
     /// `run`, awaited: the child is waited for on a thread of its own, in one of `slots`, so
