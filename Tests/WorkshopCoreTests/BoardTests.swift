@@ -315,21 +315,22 @@ struct BoardServerTests {
         #expect(try room.state().learners.contains { $0.name == "aoi" && $0.cells.first?.passed == true })
     }
 
+    /// The latency (30 s) is three times what the client waits (10 s): a board request it
+    /// touched gets no answer at all, whatever the load (a bound on the seconds would be a wall
+    /// clock that load stretches).
     @Test("the lesson API and the board never touch: faults, latency and counters stay apart")
     func apart() throws {
         var knobs = ServerKnobs()
         knobs.fault = .status(500)
-        knobs.latencySeconds = 1
+        knobs.latencySeconds = 30
         let room = try TestBoard(knobs: knobs)
         defer { room.remove() }
-        let started = monotonicSeconds()
         #expect(
             try room.post(
                 "/board/report?fault=drop&latency=30",
                 TestBoard.batch(name: "aoi", [TestBoard.report("A1", passed: true)])
             ).0 == 200)
         #expect(try room.get("/board/state.json?fault=500").status == 200)
-        #expect(monotonicSeconds() - started < 0.9, "the board was slowed by the lesson API's latency")
         #expect(room.server.stats.requests == 0)
         #expect(try room.get("/timeline?count=1&latency=0").status == 500)  // the lesson API still faulted
         #expect(room.server.stats.requests == 1)
