@@ -180,8 +180,10 @@ struct Tmux {
     /// `PresentTmuxSlowTests.patience` seconds. (Polling: tmux tells no one when a pane changes.)
     func waitForScreen(_ what: String, history: Bool = false, _ seen: (String) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(PresentTmuxSlowTests.patience)
-        while Date() < deadline {
+        // A last look after the deadline: a loaded machine can resume this task only then.
+        while true {
             if seen(await capture(history: history)) { return }
+            if Date() >= deadline { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw TestWorkspaceFailure(description: "no \(what) on the screen; it shows:\n\(await capture(history: true))")
