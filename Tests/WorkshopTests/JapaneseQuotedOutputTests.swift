@@ -1,6 +1,6 @@
 import Foundation
 import LessonTestSupport
-import XCTest
+import Testing
 
 /// The Japanese path shows Japanese: a Japanese text (Lessons/ja, Lessons/docc/ja, every `*.ja.md`) never quotes a
 /// program's English where the program says it in Japanese. The programs' tables are the source of truth: the
@@ -24,7 +24,7 @@ import XCTest
 /// article's text (`<!-- quote: -->`), the words of others that a program quotes in 「」 (Foundation's, the
 /// compiler's; ThreadSanitizer's in an illustration), SQLite's own (`sqlite> ` and its `Error: ` messages), and the
 /// commands a line names (`swift run ...`).
-final class JapaneseQuotedOutputTests: XCTestCase {
+@Suite struct JapaneseQuotedOutputTests {
     /// The English a program says in Japanese: phrases (with where each comes from) and line labels.
     struct ProgramEnglish {
         var phrases: [String: String] = [:]
@@ -84,8 +84,8 @@ final class JapaneseQuotedOutputTests: XCTestCase {
         for target in try manager.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path).sorted() {
             let path = "Sources/\(target)/Resources/ja.lproj/Localizable.strings"
             guard let data = manager.contents(atPath: root.appendingPathComponent(path).path) else { continue }
-            let table = try XCTUnwrap(
-                try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String], path)
+            let table = try #require(
+                try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String], "\(path)")
             for (key, japanese) in table { add(key: key, japanese: japanese, from: path) }
         }
         let name = try NSRegularExpression(pattern: #"Check\(\s*"((?:[^"\\]|\\.)*)",\s*ja:\s*"((?:[^"\\]|\\.)*)""#)
@@ -281,26 +281,26 @@ final class JapaneseQuotedOutputTests: XCTestCase {
             .map(\.element.text)
     }
 
-    func testNoJapaneseTextQuotesAProgramsEnglish() throws {
+    @Test func noJapaneseTextQuotesAProgramsEnglish() throws {
         let english = try Self.programEnglish()
-        XCTAssertGreaterThan(english.phrases.count, 500, "the programs' tables and the checks were read")
-        XCTAssertNotNil(english.labels["Error: "], "the harness's error label is in a table")
+        #expect(english.phrases.count > 500, "the programs' tables and the checks were read")
+        #expect(english.labels["Error: "] != nil, "the harness's error label is in a table")
         let paths = try Self.japaneseTexts()
-        XCTAssertGreaterThan(paths.count, 45, "\(paths)")
+        #expect(paths.count > 45, "\(paths)")
         var blocks = 0
         for path in paths {
             let text = try JapaneseTexts.text(path)
             blocks += Self.lines(text).filter { $0.block == .japaneseRun }.count
-            // One failure a text: XCTest cuts a long message short.
+            // One failure a text, its findings one a line.
             let found = Self.findings(in: text, path: path, english: english)
-            XCTAssertTrue(found.isEmpty, "\(found.count) English quote(s):\n" + found.joined(separator: "\n"))
+            #expect(found.isEmpty, "\(found.count) English quote(s):\n\(found.joined(separator: "\n"))")
         }
-        XCTAssertGreaterThan(blocks, 500, "lines of captured Japanese runs were read")
+        #expect(blocks > 500, "lines of captured Japanese runs were read")
     }
 
     /// The check itself, on lines as they stood before issue 39 (the server's log, a shell comment, the English
     /// error label, a code span), one the harness never translated, and lines that stay English by design.
-    func testTheCheckReportsEnglishOutputButNotWhatStaysEnglish() throws {
+    @Test func theCheckReportsEnglishOutputButNotWhatStaysEnglish() throws {
         let english = try Self.programEnglish()
         let old = """
             <!-- illustration: the fixture server's log in terminal 2 -->
@@ -337,9 +337,9 @@ final class JapaneseQuotedOutputTests: XCTestCase {
             """
         let found = Self.findings(in: old, path: "old.md", english: english)
         let lines = Set(found.compactMap { $0.split(separator: ":").dropFirst().first.flatMap { Int($0) } }).sorted()
-        XCTAssertEqual(lines, [3, 6, 11, 12, 19, 25, 28, 30, 31], found.joined(separator: "\n"))
-        XCTAssertTrue(found.first?.contains("\"bytes on the wire\"") ?? false, "\(found)")
-        XCTAssertTrue(found.contains { $0.contains("label \"Error: \"") }, "\(found)")
-        XCTAssertTrue(found.contains { $0.hasPrefix("old.md:19: English \"loading...\"") }, "\(found)")
+        #expect(lines == [3, 6, 11, 12, 19, 25, 28, 30, 31], "\(found.joined(separator: "\n"))")
+        #expect(found.first?.contains("\"bytes on the wire\"") ?? false, "\(found)")
+        #expect(found.contains { $0.contains("label \"Error: \"") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("old.md:19: English \"loading...\"") }, "\(found)")
     }
 }

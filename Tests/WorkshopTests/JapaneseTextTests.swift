@@ -165,8 +165,8 @@ struct TermRule: Equatable {
             ("キャンセル", "取り消し"), ("端末", "電話機"), ("書き込み担当", "書き込み役"), ("ステートメント", "SQL 文"),
             ("パート", "セクション 4"), ("待機用タイマ", "キープアライブのタイマ"), ("全部成功するか全部失敗するか", "全部か無か"),
         ] {
-            XCTAssertTrue(terms.contains(term), "the term table has no row for \(term)")
-            XCTAssertTrue(variants.contains(variant), "the term table does not reject \(variant)")
+            #expect(terms.contains(term), "the term table has no row for \(term)")
+            #expect(variants.contains(variant), "the term table does not reject \(variant)")
         }
         // Issue 39: one word per concept, and the long-vowel rule kept everywhere.
         for (term, variant) in [
@@ -252,7 +252,7 @@ struct TermRule: Equatable {
 
     /// Issue 39's lines: "fetch" as a word and a sizing cell by another name are reported; a fetcher, an
     /// argument label and the self-sizing cell (a term of its own that holds サイジングセル) are not.
-    func testTheCheckReadsWordsAndLongerTerms() throws {
+    @Test func theCheckReadsWordsAndLongerTerms() throws {
         let rules = try glossaryTable().rules
         let old = """
             まだ実行中の fetch はすべてキャンセルします。
@@ -260,9 +260,8 @@ struct TermRule: Equatable {
             高さ計算用のセルで測る。
             """
         let found = Self.findings(in: old, path: "old.md", rules: rules)
-        XCTAssertEqual(
-            found.map { $0.components(separatedBy: " (use").first ?? "" },
-            [
+        #expect(
+            found.map { $0.components(separatedBy: " (use").first ?? "" } == [
                 "old.md:1: 「fetch」", "old.md:3: 「高さ計算用のセル」",
             ])
     }
