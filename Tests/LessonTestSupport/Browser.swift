@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import WorkshopCore
 
 /// Debian's chromium, headless: the tests that look at a page as a browser lays it out (the
@@ -15,6 +16,29 @@ public enum Browser {
 
     public struct NotInstalled: Error, CustomStringConvertible {
         public var description: String { Browser.missing }
+    }
+
+    /// Chromium hung in every try, seen off the test's own task (where `Test.cancel` cannot reach it).
+    public struct Hung: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `body`'s result; a test whose chromium hung in every try is cancelled, not failed.
+    public static func cancelWhenHungNow<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let hung as Hung {
+            try Test.cancel(Comment(rawValue: hung.description))
+        }
+    }
+
+    /// `body`'s result; a test whose chromium hung in every try is cancelled, not failed.
+    public static func cancelWhenHung<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let hung as Hung {
+            try Test.cancel(Comment(rawValue: hung.description))
+        }
     }
 
     /// How long one browser run may take before it counts as hung: a cap for a machine whose
@@ -35,9 +59,15 @@ public enum Browser {
     /// Runs the browser headless with `arguments`, in a profile of its own (so a test never
     /// touches, or waits for, anyone's browser), each try bounded by `timeout`, up to `attempts`
     /// tries while it hangs.
-    public static func run(_ arguments: [String], timeout: Double = Browser.timeout, attempts: Int = Browser.attempts)
-        throws -> Subprocess.Outcome
-    {
+    ///
+    /// A run that hung in every try decides nothing: the test is cancelled, saying so (Swift
+    /// Testing's `Test.cancel`, not a failure), or, off the test's task, `Hung` is thrown for the
+    /// test to cancel itself with `cancelWhenHung`. `returnsWhenHung` gives the last outcome back
+    /// instead (a screenshot, which is never a verdict).
+    public static func run(
+        _ arguments: [String], timeout: Double = Browser.timeout, attempts: Int = Browser.attempts,
+        returnsWhenHung: Bool = false
+    ) throws -> Subprocess.Outcome {
         guard let path else { throw NotInstalled() }
         var hung = ""
         for attempt in 1...attempts {
@@ -49,9 +79,15 @@ public enum Browser {
                 ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)"]
                     + arguments,
                 timeout: timeout)
-            if !outcome.timedOut || attempt == attempts {
+            if !outcome.timedOut || (attempt == attempts && returnsWhenHung) {
                 outcome.stderr = hung + outcome.stderr
                 return outcome
+            }
+            if attempt == attempts {
+                let why =
+                    "chromium hung in all \(attempts) tries (\(Int(timeout)) s each): a hang says nothing about the page"
+                if Test.current != nil { try Test.cancel(Comment(rawValue: why)) }
+                throw Hung(description: why)
             }
             let note = "chromium hung (no end within \(Int(timeout)) s, try \(attempt) of \(attempts)): started again\n"
             print(note, terminator: "")
@@ -160,7 +196,7 @@ public enum Browser {
             arguments + [
                 "--screenshot=\(file)", "--window-size=\(projector.width),\(height)",
                 "--virtual-time-budget=\(budget)", "--lang=\(language)", "--accept-lang=\(language)", url,
-            ], timeout: screenshotTimeout, attempts: screenshotAttempts)
+            ], timeout: screenshotTimeout, attempts: screenshotAttempts, returnsWhenHung: true)
         if outcome.timedOut {
             return .hung("chromium hung \(screenshotAttempts) times (\(Int(screenshotTimeout)) s each); no screenshot")
         }

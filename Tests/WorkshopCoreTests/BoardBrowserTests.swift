@@ -32,6 +32,26 @@ struct BoardBrowserSlowTests {
         return room
     }
 
+    /// A chromium that hangs in every try decides nothing: off the test's task it is `Hung`, which
+    /// `cancelWhenHung` turns into a cancelled test (on it, `Browser.run` cancels the test itself).
+    @Test("a chromium that hangs in every try is Hung, not an outcome to judge")
+    func aHangIsNoVerdict() throws {
+        try #require(Browser.path != nil, "\(Browser.missing)")
+        let thrown = Locked<(any Error)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            // Far too short a time for chromium to start, let alone load a page: every try hangs.
+            do { _ = try Browser.run(["--dump-dom", "about:blank"], timeout: 0.05, attempts: 2) } catch {
+                thrown.withLock { $0 = error }
+            }
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success, "Browser.run did not return")
+        let error = try #require(thrown.current, "no error: a hang was taken as an outcome")
+        #expect(error is Browser.Hung, "\(error)")
+        #expect("\(error)".contains("a hang says nothing about the page"), "\(error)")
+    }
+
     @Test(
         "the page shows a row per learner, names as text, and a report posted while it is open")
     func liveUpdate() throws {
@@ -54,7 +74,8 @@ struct BoardBrowserSlowTests {
         #expect(
             finished.wait(timeout: .now() + Browser.timeout * Double(Browser.attempts)) == .success,
             "chromium did not finish")
-        let dump = try #require(try outcome.current?.get())
+        let result = try #require(outcome.current)
+        let dump = try Browser.cancelWhenHungNow { try result.get() }
         #expect(dump.succeeded, "chromium: \(dump.stderr.suffix(2000))")
         let dom = dump.stdout
         #expect(dom.contains("data-state=\"live\""), "\(dom.prefix(3000))")

@@ -46,7 +46,9 @@ struct TutorialBrowserSlowTests {
 
     /// Headless chromium with `arguments`, waited for off Swift's pool, in one of the shared slots.
     static func chromium(_ arguments: [String], timeout: Double = Browser.timeout) async throws -> Subprocess.Outcome {
-        try await Subprocess.Slots.shared.run { try Browser.run(arguments, timeout: timeout) }
+        try await Browser.cancelWhenHung {
+            try await Subprocess.Slots.shared.run { try Browser.run(arguments, timeout: timeout) }
+        }
     }
 
     /// What the rendered page must show: its title, a step's text, and a line of its code.
