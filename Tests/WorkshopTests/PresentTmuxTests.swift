@@ -104,8 +104,8 @@ import WorkshopTools
         // Run it, and once it has started (the lesson's own line for four image queues, in the
         // lesson's language), stop it: the presenter stays on step 2.
         await tmux.send("Space")
-        try await tmux.waitForScreen("step 2's run started") { $0.contains(screen.lessonStarted) }
-        await tmux.send("C-c")
+        let lessonStarted = screen.lessonStarted
+        try await tmux.send("C-c", whenSeen: "step 2's run started") { $0.contains(lessonStarted) }
         try await tmux.waitForScreen("the run stopped") { $0.contains(screen.stopped) && $0.contains(screen.step(2)) }
         // `r` runs it again, to its end: step 2's own takeaway, not the program's "run all variants".
         await tmux.send("r")
@@ -174,6 +174,35 @@ struct Tmux {
     func capture(history: Bool = false) async -> String {
         let range = history ? ["-S", "-500"] : []
         return (try? await run(["capture-pane", "-p", "-t", session] + range))?.stdout ?? ""
+    }
+
+    /// Sends `keys` as soon as the pane shows what `seen` looks for, both from a thread of its own:
+    /// the line looked for is there only while a run lasts (seconds), and a test task of Swift's
+    /// pool may not be resumed for longer than that on a loaded machine (the pool's threads, one
+    /// per core, can all be held by other tests' blocking waits). Fails as `waitForScreen` does.
+    func send(_ keys: String, whenSeen what: String, _ seen: @escaping @Sendable (String) -> Bool) async throws {
+        let (capturePane, _) = command(["capture-pane", "-p", "-t", session])
+        let (sendKeys, environment) = command(["send-keys", "-t", session, keys])
+        let patience = PresentTmuxSlowTests.patience
+        let found: Bool = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(patience)
+                while true {
+                    let screen = (try? Subprocess.run("tmux", capturePane, environment: environment, timeout: 30))?
+                        .stdout
+                    if seen(screen ?? "") {
+                        _ = try? Subprocess.run("tmux", sendKeys, environment: environment, timeout: 30)
+                        return continuation.resume(returning: true)
+                    }
+                    if Date() >= deadline { return continuation.resume(returning: false) }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+        }
+        guard found else {
+            throw TestWorkspaceFailure(
+                description: "no \(what) on the screen; it shows:\n\(await capture(history: true))")
+        }
     }
 
     /// Polls the pane until `seen` holds; fails with what the screen showed after
