@@ -7,9 +7,10 @@ import WorkshopServer
 
 /// `TimedDownload.download`, the async form the async variant awaits: cancelling the task
 /// cancels the request, whether it is in flight or not yet started. Decided on what load cannot
-/// fake: the download ends as cancelled, before the request's own timeout (30 s) could have
-/// ended it. The tests of this process share two cooperative threads with tests that block
-/// theirs (a program's run), so a task may wait seconds for a thread: no bound tighter than that.
+/// fake: the download ends as cancelled, not as timed out (the server stalls it: only the cancel
+/// or the request's own 30 s timeout can end it, and each ends it with its own error). No wall
+/// clock: the tests of this process share a cooperative thread per core with tests that block
+/// theirs for a program's whole run, and in a CI rehearsal this task waited over 60 s for one.
 @Suite struct AsyncDownloadTests {
     @Test func cancellingTheTaskCancelsADownloadInFlight() async throws {
         let server = try TestServer()
@@ -18,14 +19,13 @@ import WorkshopServer
         let url = server.endpoint.url(XMLAPIs.catalog.path)
         let task = Task { await download(url) }
         // Cancel once the server has the request: the client is then waiting for its answer.
+        // (A bound for a starved pool, not a claim: the request is sent at once when a thread is free.)
         try #require(
-            await waitUntil(timeout: 2 * requestTimeout) { server.server.stats.requests >= 1 },
-            "the request never arrived")
-        let clock = Stopwatch()
+            await waitUntil(timeout: 300) { server.server.stats.requests >= 1 }, "the request never arrived")
         task.cancel()
         let result = await task.value
+        // Cancelled, not timed out: the cancel ended the request in flight.
         #expect(result.failureDescription == FetchError.cancelled(url: url.absoluteString).description)
-        #expect(clock.elapsed < requestTimeout, "the download waited out its timeout, not the cancel")
     }
 
     @Test func aDownloadInACancelledTaskNeverStarts() async throws {
