@@ -103,9 +103,8 @@ import WorkshopTools
         try await tmux.waitForScreen("step 2") { $0.contains(screen.step(2)) && $0.contains(demos[1].title) }
         // Run it, and once it has started (the lesson's own line for four image queues, in the
         // lesson's language), stop it: the presenter stays on step 2.
-        await tmux.send("Space")
         let lessonStarted = screen.lessonStarted
-        try await tmux.send("C-c", whenSeen: "step 2's run started") { $0.contains(lessonStarted) }
+        try await tmux.send("Space", then: "C-c", whenSeen: "step 2's run started") { $0.contains(lessonStarted) }
         try await tmux.waitForScreen("the run stopped") { $0.contains(screen.stopped) && $0.contains(screen.step(2)) }
         // `r` runs it again, to its end: step 2's own takeaway, not the program's "run all variants".
         await tmux.send("r")
@@ -176,16 +175,22 @@ struct Tmux {
         return (try? await run(["capture-pane", "-p", "-t", session] + range))?.stdout ?? ""
     }
 
-    /// Sends `keys` as soon as the pane shows what `seen` looks for, both from a thread of its own:
-    /// the line looked for is there only while a run lasts (seconds), and a test task of Swift's
-    /// pool may not be resumed for longer than that on a loaded machine (the pool's threads, one
-    /// per core, can all be held by other tests' blocking waits). Fails as `waitForScreen` does.
-    func send(_ keys: String, whenSeen what: String, _ seen: @escaping @Sendable (String) -> Bool) async throws {
+    /// Sends `first`, then `keys` as soon as the pane shows what `seen` looks for, all from a
+    /// thread of its own: the line looked for is there only while a run lasts (two seconds), and
+    /// a test task of Swift's pool may not be resumed for longer than that on a loaded machine
+    /// (the pool's threads, one per core, can all be held by other tests' blocking waits; in a CI
+    /// rehearsal the run had ended before the task that pressed Space looked). Fails as
+    /// `waitForScreen` does.
+    func send(
+        _ first: String, then keys: String, whenSeen what: String, _ seen: @escaping @Sendable (String) -> Bool
+    ) async throws {
         let (capturePane, _) = command(["capture-pane", "-p", "-t", session])
+        let (sendFirst, _) = command(["send-keys", "-t", session, first])
         let (sendKeys, environment) = command(["send-keys", "-t", session, keys])
         let patience = PresentTmuxSlowTests.patience
         let found: Bool = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
+                _ = try? Subprocess.run("tmux", sendFirst, environment: environment, timeout: 30)
                 let deadline = Date().addingTimeInterval(patience)
                 while true {
                     let screen = (try? Subprocess.run("tmux", capturePane, environment: environment, timeout: 30))?
